@@ -1,0 +1,83 @@
+package io.k4j.apiserver.registry.generic;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.resource.ResourceType;
+import io.k4j.api.validation.FieldErrors;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rules of one resource (or of one of its subresources, e.g. status), as upstream's registry
+ * strategies: the {@link GenericStore} owns every create/update/delete/conflict/resourceVersion mechanic and
+ * calls these hooks. Objects are JSON trees in the served version; hooks may modify the object they are given.
+ *
+ * <p>Metadata that every resource shares (name, generateName, labels, annotations, ownerReferences,
+ * finalizers, uid, creationTimestamp, resourceVersion) is validated and set by the store; hooks handle only
+ * what is specific to the resource. Implementations are stateless and thread-safe.
+ */
+public interface ResourceStrategy {
+    /** The resource these rules are for. */
+    ResourceType type();
+
+    /**
+     * Fills defaults as upstream's defaulting functions do when a request body is decoded (create, update
+     * and patch results), e.g. a container's {@code imagePullPolicy} or a pod's {@code restartPolicy}.
+     */
+    default void applyDefaults(ObjectNode object) {}
+
+    /**
+     * Normalises an object before create: typically clears {@code status} and sets {@code metadata.generation}
+     * to 1 for resources that track generation.
+     */
+    void prepareForCreate(ObjectNode object);
+
+    /**
+     * Normalises an update: typically copies {@code status} from the old object (the main resource ignores
+     * status) or {@code spec} (the status subresource ignores spec) and bumps {@code metadata.generation} when
+     * the spec changed.
+     */
+    void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject);
+
+    /** Validates a new object; returns every problem found (never stops at the first). */
+    FieldErrors validate(ObjectNode object);
+
+    /** Validates an update, including immutable fields; returns every problem found. */
+    FieldErrors validateUpdate(ObjectNode newObject, ObjectNode oldObject);
+
+    /** Warnings returned to the client in {@code Warning} headers on create. */
+    default List<String> warningsOnCreate(ObjectNode object) {
+        return List.of();
+    }
+
+    /** Warnings returned to the client in {@code Warning} headers on update. */
+    default List<String> warningsOnUpdate(ObjectNode newObject, ObjectNode oldObject) {
+        return List.of();
+    }
+
+    /** Whether PUT of a missing object creates it (true for e.g. leases? upstream: false for most). */
+    default boolean allowCreateOnUpdate() {
+        return false;
+    }
+
+    /** Whether an update without {@code metadata.resourceVersion} is accepted (last write wins). */
+    default boolean allowUnconditionalUpdate() {
+        return true;
+    }
+
+    /**
+     * The values field selectors can match, beyond {@code metadata.name} and {@code metadata.namespace}
+     * which the store provides for every resource, e.g. {@code spec.nodeName} and {@code status.phase} for pods.
+     */
+    default Map<String, String> selectableFields(ObjectNode object) {
+        return Map.of();
+    }
+
+    /** The server-side printing columns ({@code as=Table}), in upstream's order and with upstream's names. */
+    List<TableColumn> tableColumns();
+
+    /**
+     * One table row: one cell per column of {@link #tableColumns()}; cells are String, Long/Integer, Boolean,
+     * or null. The NAME cell comes first.
+     */
+    List<Object> tableRow(ObjectNode object);
+}

@@ -1,0 +1,46 @@
+package io.k4j.apiserver.registry.generic;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.errors.StatusException;
+import io.k4j.apiserver.authentication.UserInfo;
+
+/**
+ * A subresource served by its own logic rather than by a strategy on the parent's store, e.g. {@code binding},
+ * {@code eviction}, {@code scale} or {@code token}. ({@code status} is a {@link ResourceStrategy} instead.)
+ * Implementations are thread-safe.
+ */
+public interface SubresourceHandler {
+    /** The subresource name in URLs, e.g. {@code scale}. */
+    String subresource();
+
+    /** The kind of the objects read and written, e.g. {@code Scale} in {@code autoscaling/v1}. */
+    String apiVersion();
+
+    String kind();
+
+    /** GET of the subresource. */
+    default ObjectNode get(Request request) {
+        throw StatusException.methodNotSupported(request.parent().type().gvk().group(), request.parent().type().plural() + "/" + subresource(), "get");
+    }
+
+    /** POST of the subresource (binding, eviction, token); returns the response body. */
+    default ObjectNode create(Request request, ObjectNode body) {
+        throw StatusException.methodNotSupported(request.parent().type().gvk().group(), request.parent().type().plural() + "/" + subresource(), "create");
+    }
+
+    /** PUT (and, after the server applied the patch to the GET result, PATCH) of the subresource. */
+    default ObjectNode update(Request request, ObjectNode body) {
+        throw StatusException.methodNotSupported(request.parent().type().gvk().group(), request.parent().type().plural() + "/" + subresource(), "update");
+    }
+
+    /**
+     * One call's context.
+     *
+     * @param parent the parent resource's store
+     * @param namespace the namespace, empty for cluster-scoped parents
+     * @param name the parent object's name
+     * @param user who asks
+     * @param dryRun whether nothing may be persisted
+     */
+    record Request(ObjectStore parent, String namespace, String name, UserInfo user, boolean dryRun) {}
+}
