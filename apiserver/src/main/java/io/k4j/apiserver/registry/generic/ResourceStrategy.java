@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The rules of one resource (or of one of its subresources, e.g. status), as upstream's registry
  * strategies: the {@link GenericStore} owns every create/update/delete/conflict/resourceVersion mechanic and
- * calls these hooks. Objects are JSON trees in the served version; hooks may modify the object they are given.
+ * calls these hooks (see {@link ResourceDefinition} for how a resource is served). Objects are JSON trees in the served version; hooks may modify the object they are given.
  *
  * <p>Metadata that every resource shares (name, generateName, labels, annotations, ownerReferences,
  * finalizers, uid, creationTimestamp, resourceVersion) is validated and set by the store; hooks handle only
@@ -54,7 +54,7 @@ public interface ResourceStrategy {
         return List.of();
     }
 
-    /** Whether PUT of a missing object creates it (true for e.g. leases? upstream: false for most). */
+    /** Whether PUT of a missing object creates it (upstream: true for e.g. Lease, Endpoints, false for most). */
     default boolean allowCreateOnUpdate() {
         return false;
     }
@@ -62,6 +62,17 @@ public interface ResourceStrategy {
     /** Whether an update without {@code metadata.resourceVersion} is accepted (last write wins). */
     default boolean allowUnconditionalUpdate() {
         return true;
+    }
+
+    /**
+     * The grace period a delete gets, as upstream's {@code CheckGracefulDelete}: 0 deletes at once; a positive
+     * value sets {@code deletionTimestamp} and {@code deletionGracePeriodSeconds} and leaves the object for its
+     * owner (the kubelet, for pods) to finish. Most resources delete at once.
+     *
+     * @param requestedSeconds the {@code gracePeriodSeconds} of the delete options, or {@code null}
+     */
+    default long gracePeriodSeconds(ObjectNode object, Long requestedSeconds) {
+        return 0;
     }
 
     /**
