@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The rules of one resource (or of one of its subresources, e.g. status), as upstream's registry
- * strategies: the {@link GenericStore} owns every create/update/delete/conflict/resourceVersion mechanic and
+ * strategies: the generic store owns every create/update/delete/conflict/resourceVersion mechanic and
  * calls these hooks (see {@link ResourceDefinition} for how a resource is served). Objects are JSON trees in the served version; hooks may modify the object they are given.
  *
  * <p>Metadata that every resource shares (name, generateName, labels, annotations, ownerReferences,
