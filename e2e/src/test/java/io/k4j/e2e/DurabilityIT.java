@@ -1,0 +1,92 @@
+package io.k4j.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.k4j.storage.etcd.EtcdProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every acknowledged write survives {@code kill -9} of the server, on both backends. */
+class DurabilityIT {
+    private static final int WRITERS = 8;
+    private static final int ACKNOWLEDGED_BEFORE_KILL = 300;
+
+    @TempDir
+    Path temporaryDirectory;
+
+    @Test
+    void acknowledgedWritesSurviveKillOnTheEmbeddedStore() throws Exception {
+        try (K4jServer server = K4jServer.start(temporaryDirectory.resolve("data"))) {
+            killDuringWritesAndVerify(server);
+        }
+    }
+
+    @Test
+    void acknowledgedWritesSurviveKillOnEtcd() throws Exception {
+        try (EtcdProcess etcd = EtcdProcess.start(temporaryDirectory.resolve("etcd"));
+                K4jServer server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint())) {
+            killDuringWritesAndVerify(server);
+        }
+    }
+
+    private static void killDuringWritesAndVerify(K4jServer server) throws Exception {
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+        try (KubernetesClient client = client(server)) {
+            for (int writer = 0; writer < WRITERS; writer++) {
+                int id = writer;
+                writers.submit(() -> {
+                    // Bounded: stops at the kill (errors) or after a fixed number of writes.
+                    for (int sequence = 0; sequence < 10_000 && !stop.get(); sequence++) {
+                        String name = "durable-" + id + "-" + sequence;
+                        try {
+                            client.configMaps().inNamespace("default").resource(new ConfigMapBuilder()
+                                    .withNewMetadata().withName(name).endMetadata()
+                                    .addToData("sequence", Integer.toString(sequence))
+                                    .build()).create();
+                            acknowledged.add(name);
+                        } catch (RuntimeException e) {
+                            return;
+                        }
+                    }
+                });
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> acknowledged.size() >= ACKNOWLEDGED_BEFORE_KILL);
+            server.kill();
+            stop.set(true);
+        } finally {
+            writers.shutdown();
+            writers.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+
+        server.restart();
+        try (KubernetesClient client = client(server)) {
+            Set<String> stored = client.configMaps().inNamespace("default").list().getItems().stream()
+                    .map(configMap -> configMap.getMetadata().getName())
+                    .collect(Collectors.toSet());
+            assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(ACKNOWLEDGED_BEFORE_KILL);
+            assertThat(stored).containsAll(acknowledged);
+        }
+    }
+
+    private static KubernetesClient client(K4jServer server) throws java.io.IOException {
+        Config config = Config.fromKubeconfig(Files.readString(server.kubeconfig()));
+        config.setRequestRetryBackoffLimit(0);
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+}

@@ -1,0 +1,71 @@
+package io.k4j.launcher;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The flags of {@code k4j server}; behaviour lives in {@link ControlPlane}. */
+@Command(name = "server", mixinStandardHelpOptions = true, description = "Run the control plane (apiserver on embedded or etcd storage).")
+final class ServerCommand implements Callable<Integer> {
+    @Option(names = "--data-dir", description = "Where the cluster keeps its state (default /var/lib/k4j as root, ~/.k4j otherwise).")
+    Path dataDir;
+
+    @Option(names = "--datastore-endpoint", description = "etcd://host:port[,host:port…] for a real etcd; the embedded store when absent.")
+    String datastoreEndpoint;
+
+    @Option(names = "--bind-address", defaultValue = "0.0.0.0", description = "Address the apiserver listens on (default ${DEFAULT-VALUE}).")
+    String bindAddress;
+
+    @Option(names = "--secure-port", defaultValue = "6443", description = "HTTPS port of the apiserver (default ${DEFAULT-VALUE}).")
+    int securePort;
+
+    @Option(names = "--advertise-address", defaultValue = "127.0.0.1", description = "Address written into kubeconfigs (default ${DEFAULT-VALUE}).")
+    String advertiseAddress;
+
+    @Option(names = "--tls-san", description = "Extra host name or IP for the serving certificate (repeatable).")
+    List<String> tlsSubjectAlternativeNames = new ArrayList<>();
+
+    @Option(names = "--token-auth-file", description = "Static bearer tokens, one 'token,user,uid,\"group1,group2\"' per line.")
+    Path tokenAuthFile;
+
+    @Option(names = "--service-cluster-ip-range", defaultValue = "10.96.0.0/12", description = "Service CIDR (default ${DEFAULT-VALUE}).")
+    String serviceClusterIpRange;
+
+    @Option(names = "--write-kubeconfig", description = "Also write the admin kubeconfig here (default ~/.kube/config when it does not exist).")
+    Path writeKubeconfig;
+
+    @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
+    int verbosity;
+
+    @Override
+    public Integer call() throws Exception {
+        ServerConfig config = toConfig();
+        Logging.configure(config.verbosity());
+        try (ControlPlane controlPlane = ControlPlane.start(config)) {
+            controlPlane.awaitTermination();
+        }
+        return 0;
+    }
+
+    ServerConfig toConfig() throws UnknownHostException {
+        DataDirectory dataDirectory = dataDir == null ? DataDirectory.defaultLocation() : new DataDirectory(dataDir);
+        Path defaultKubeconfig = Path.of(System.getProperty("user.home"), ".kube", "config");
+        return new ServerConfig(
+                dataDirectory,
+                Optional.ofNullable(datastoreEndpoint).filter(endpoint -> !endpoint.isBlank()),
+                InetAddress.getByName(bindAddress),
+                securePort,
+                advertiseAddress,
+                tlsSubjectAlternativeNames,
+                Optional.ofNullable(tokenAuthFile),
+                serviceClusterIpRange,
+                Optional.of(writeKubeconfig == null ? defaultKubeconfig : writeKubeconfig),
+                verbosity);
+    }
+}

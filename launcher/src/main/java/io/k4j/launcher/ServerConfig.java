@@ -1,0 +1,49 @@
+package io.k4j.launcher;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Static configuration of {@code k4j server}, decided once from the flags (k3s keeps static configuration
+ * apart from runtime state the same way).
+ *
+ * @param dataDirectory where the cluster lives
+ * @param datastoreEndpoint empty for the embedded store, else e.g. {@code etcd://127.0.0.1:2379}
+ * @param bindAddress the address the apiserver listens on
+ * @param securePort the HTTPS port (6443)
+ * @param advertiseAddress the address written into kubeconfigs
+ * @param tlsSubjectAlternativeNames extra host names or IPs for the serving certificate
+ * @param tokenAuthFile a static token file (upstream CSV format), if any
+ * @param serviceClusterIpRange the service CIDR; its first address is the {@code kubernetes} service's
+ * @param writeKubeconfig also write the admin kubeconfig here when the file does not exist
+ * @param verbosity upstream-style {@code -v} level
+ */
+public record ServerConfig(
+        DataDirectory dataDirectory,
+        Optional<String> datastoreEndpoint,
+        InetAddress bindAddress,
+        int securePort,
+        String advertiseAddress,
+        List<String> tlsSubjectAlternativeNames,
+        Optional<Path> tokenAuthFile,
+        String serviceClusterIpRange,
+        Optional<Path> writeKubeconfig,
+        int verbosity) {
+    public ServerConfig {
+        requireNonNull(dataDirectory, "dataDirectory is null");
+        requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
+        requireNonNull(bindAddress, "bindAddress is null");
+        if (securePort < 0 || securePort > 65535) {
+            throw new IllegalArgumentException("securePort out of range: " + securePort);
+        }
+        requireNonNull(advertiseAddress, "advertiseAddress is null");
+        tlsSubjectAlternativeNames = List.copyOf(requireNonNull(tlsSubjectAlternativeNames, "tlsSubjectAlternativeNames is null"));
+        requireNonNull(tokenAuthFile, "tokenAuthFile is null");
+        requireNonNull(serviceClusterIpRange, "serviceClusterIpRange is null");
+        requireNonNull(writeKubeconfig, "writeKubeconfig is null");
+    }
+}
