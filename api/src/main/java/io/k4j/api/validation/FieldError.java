@@ -76,6 +76,17 @@ public record FieldError(Type type, String field, Object badValue, String detail
         return new FieldError(Type.TOO_LONG, field, badValue, "must have at most " + maxLength + " bytes");
     }
 
+    /** A list with too many items; {@code actualQuantity} is shown unless negative. */
+    public static FieldError tooMany(String field, int actualQuantity, int maxQuantity) {
+        String detail = maxQuantity >= 0 ? "must have at most " + maxQuantity + " items" : "has too many items";
+        return new FieldError(Type.TOO_MANY, field, actualQuantity >= 0 ? actualQuantity : null, detail);
+    }
+
+    /** A failure that is not the user's fault. */
+    public static FieldError internal(String field, String detail) {
+        return new FieldError(Type.INTERNAL, field, null, detail);
+    }
+
     public static FieldError notFound(String field, Object badValue) {
         return new FieldError(Type.NOT_FOUND, field, badValue, "");
     }
@@ -87,17 +98,74 @@ public record FieldError(Type type, String field, Object badValue, String detail
      */
     public String message() {
         StringBuilder message = new StringBuilder(field).append(": ").append(type.description());
-        if (type != Type.REQUIRED && type != Type.FORBIDDEN && type != Type.TOO_MANY && type != Type.INTERNAL && badValue != null) {
-            message.append(": ");
-            if (badValue instanceof String string) {
-                message.append('"').append(string).append('"');
-            } else {
-                message.append(badValue);
-            }
+        boolean showsValue = switch (type) {
+            case REQUIRED, FORBIDDEN, TOO_LONG, INTERNAL -> false;
+            case TOO_MANY -> badValue != null;
+            case INVALID, DUPLICATE, NOT_SUPPORTED, NOT_FOUND, UNKNOWN_FIELD -> true;
+        };
+        if (showsValue) {
+            message.append(": ").append(formatValue(badValue));
         }
         if (!detail.isEmpty()) {
             message.append(": ").append(detail);
         }
         return message.toString();
+    }
+
+    /**
+     * A bad value as upstream's Go formatting shows it: strings quoted ({@code %q}), numbers and booleans
+     * plain, a missing value as {@code null}, a list of strings as {@code []string{"a", "b"}}.
+     */
+    static String formatValue(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof String string) {
+            return quote(string);
+        }
+        if (value instanceof com.fasterxml.jackson.databind.JsonNode node) {
+            if (node.isNull() || node.isMissingNode()) {
+                return "null";
+            }
+            return node.isTextual() ? quote(node.textValue()) : node.toString();
+        }
+        if (value instanceof java.util.List<?> list && list.stream().allMatch(String.class::isInstance)) {
+            StringBuilder builder = new StringBuilder("[]string{");
+            for (int i = 0; i < list.size(); i++) {
+                builder.append(i == 0 ? "" : ", ").append(quote((String) list.get(i)));
+            }
+            return builder.append('}').toString();
+        }
+        return String.valueOf(value);
+    }
+
+    /** Go's {@code strconv.Quote}: printable characters kept, the rest escaped. */
+    static String quote(String value) {
+        StringBuilder builder = new StringBuilder(value.length() + 2).append('"');
+        for (int offset = 0; offset < value.length(); ) {
+            int codePoint = value.codePointAt(offset);
+            offset += Character.charCount(codePoint);
+            switch (codePoint) {
+                case '"' -> builder.append("\\\"");
+                case '\\' -> builder.append("\\\\");
+                case 0x07 -> builder.append("\\a");
+                case '\b' -> builder.append("\\b");
+                case '\f' -> builder.append("\\f");
+                case '\n' -> builder.append("\\n");
+                case '\r' -> builder.append("\\r");
+                case '\t' -> builder.append("\\t");
+                case 0x0b -> builder.append("\\v");
+                default -> {
+                    if (codePoint < 0x20 || codePoint == 0x7f) {
+                        builder.append(String.format("\\x%02x", codePoint));
+                    } else if (Character.isISOControl(codePoint) || !Character.isDefined(codePoint) || Character.getType(codePoint) == Character.SURROGATE) {
+                        builder.append(codePoint > 0xFFFF ? String.format("\\U%08x", codePoint) : String.format("\\u%04x", codePoint));
+                    } else {
+                        builder.appendCodePoint(codePoint);
+                    }
+                }
+            }
+        }
+        return builder.append('"').toString();
     }
 }
