@@ -23,6 +23,7 @@ public final class K4jServer implements AutoCloseable {
     private final List<String> extraArguments;
     private final int port;
     private Process process;
+    private Duration readyAfter = Duration.ZERO;
 
     private K4jServer(Path dataDirectory, int port, List<String> extraArguments) {
         this.dataDirectory = requireNonNull(dataDirectory, "dataDirectory is null");
@@ -47,6 +48,29 @@ public final class K4jServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** How long the last start took from launching the process to a successful {@code /readyz}. */
+    public Duration readyAfter() {
+        return readyAfter;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The server process's resident set size in bytes, from /proc. */
+    public long residentSetBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+            throw new IllegalStateException("no VmRSS for process " + process.pid());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public Kubectl kubectl() {
@@ -82,6 +106,7 @@ public final class K4jServer implements AutoCloseable {
                 "--secure-port", Integer.toString(port),
                 "--write-kubeconfig", dataDirectory.resolve("user.kubeconfig").toString()));
         command.addAll(extraArguments);
+        long launched = System.nanoTime();
         try {
             Files.createDirectories(dataDirectory);
             process = new ProcessBuilder(command)
@@ -100,6 +125,7 @@ public final class K4jServer implements AutoCloseable {
                     }
                     return Files.exists(kubeconfig()) && kubectl().run("get", "--raw", "/readyz").exitCode() == 0;
                 });
+        readyAfter = Duration.ofNanos(System.nanoTime() - launched);
     }
 
     private void waitForExit() {

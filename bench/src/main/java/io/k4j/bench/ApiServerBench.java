@@ -1,0 +1,166 @@
+package io.k4j.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/** Measurements against a running apiserver over its public REST API, as any client sees it. */
+final class ApiServerBench {
+    private final List<ClusterClient> clients;
+
+    /** @param clients independent HTTP/2 clients to spread load and streams over */
+    ApiServerBench(List<ClusterClient> clients) {
+        this.clients = List.copyOf(requireNonNull(clients, "clients is null"));
+        if (clients.isEmpty()) {
+            throw new IllegalArgumentException("at least one client is needed");
+        }
+    }
+
+    ClusterClient client() {
+        return clients.get(0);
+    }
+
+    void createNamespace(String name) {
+        client().require("POST", "/api/v1/namespaces", PodTemplates.namespace(name));
+    }
+
+    /** Creates {@code creates} pods with {@code concurrency} concurrent callers. */
+    RawStorageBench.Result createPods(String namespace, String namePrefix, int concurrency, int creates) throws Exception {
+        AtomicInteger next = new AtomicInteger();
+        long start = System.nanoTime();
+        Latencies all = new Latencies();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Latencies>> futures = new ArrayList<>();
+            for (int caller = 0; caller < concurrency; caller++) {
+                ClusterClient client = clients.get(caller % clients.size());
+                futures.add(executor.submit(() -> {
+                    Latencies latencies = new Latencies();
+                    for (int index = next.getAndIncrement(); index < creates; index = next.getAndIncrement()) {
+                        long begin = System.nanoTime();
+                        client.require("POST", "/api/v1/namespaces/" + namespace + "/pods", PodTemplates.pod(namePrefix + index, namespace));
+                        latencies.record(System.nanoTime() - begin);
+                    }
+                    return latencies;
+                }));
+            }
+            for (Future<Latencies> future : futures) {
+                all.addAll(future.get());
+            }
+        }
+        long elapsed = System.nanoTime() - start;
+        return new RawStorageBench.Result(concurrency, creates, creates / (elapsed / 1e9), all.percentileMillis(50), all.percentileMillis(99));
+    }
+
+    /** GET latencies of existing pods, sequentially. */
+    Latencies getPods(String namespace, String namePrefix, int existing, int samples) {
+        Latencies latencies = new Latencies();
+        for (int sample = 0; sample < samples; sample++) {
+            long begin = System.nanoTime();
+            client().require("GET", "/api/v1/namespaces/" + namespace + "/pods/" + namePrefix + (sample % existing), null);
+            latencies.record(System.nanoTime() - begin);
+        }
+        return latencies;
+    }
+
+    /** Latency of a full LIST of the namespace's pods (no limit), as the client receives the whole body. */
+    Latencies listPods(String namespace, int repetitions) {
+        Latencies latencies = new Latencies();
+        for (int repetition = 0; repetition < repetitions; repetition++) {
+            long begin = System.nanoTime();
+            client().require("GET", "/api/v1/namespaces/" + namespace + "/pods", null);
+            latencies.record(System.nanoTime() - begin);
+        }
+        return latencies;
+    }
+
+    /**
+     * Opens {@code watchers} watches on one namespace's configmaps, then writes {@code changes} updates one at a time
+     * and records, for every watcher, how long after the write started its event arrived.
+     */
+    Latencies watchFanOut(String namespace, int watchers, int changes) throws Exception {
+        client().require("POST", "/api/v1/namespaces/" + namespace + "/configmaps", PodTemplates.configMap("fan-out", "0"));
+        AtomicLong writeStartedNanos = new AtomicLong();
+        AtomicInteger round = new AtomicInteger();
+        ConcurrentLinkedQueue<Long> delays = new ConcurrentLinkedQueue<>();
+        CountDownLatch[] delivered = new CountDownLatch[changes + 1];
+        for (int i = 0; i <= changes; i++) {
+            delivered[i] = new CountDownLatch(watchers);
+        }
+        List<CompletableFuture<HttpResponse<Stream<String>>>> responses = new ArrayList<>();
+        String resourceVersion = resourceVersionOf(namespace);
+        try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int watcher = 0; watcher < watchers; watcher++) {
+                ClusterClient client = clients.get(watcher % clients.size());
+                HttpRequest request = HttpRequest.newBuilder(client.server().resolve(URI.create(
+                                "/api/v1/namespaces/" + namespace + "/configmaps?watch=true&fieldSelector=metadata.name%3Dfan-out&resourceVersion=" + resourceVersion)))
+                        .header("Accept", "application/json")
+                        .build();
+                CompletableFuture<HttpResponse<Stream<String>>> response = client.httpClient().sendAsync(request, HttpResponse.BodyHandlers.ofLines());
+                responses.add(response);
+                readers.submit(() -> {
+                    try (Stream<String> lines = response.get(60, TimeUnit.SECONDS).body()) {
+                        lines.forEach(line -> {
+                            int current = round.get();
+                            if (line.contains("\"value\":\"" + current + "\"")) {
+                                if (current > 0) {
+                                    delays.add(System.nanoTime() - writeStartedNanos.get());
+                                }
+                                delivered[current].countDown();
+                            }
+                        });
+                    } catch (Exception e) {
+                        // The stream ends when the benchmark cancels it.
+                    }
+                    return null;
+                });
+            }
+            // Round 0 is the create above: every watcher has seen it once all are connected.
+            if (!delivered[0].await(120, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("only " + (watchers - delivered[0].getCount()) + " of " + watchers + " watchers connected");
+            }
+            for (int change = 1; change <= changes; change++) {
+                round.set(change);
+                writeStartedNanos.set(System.nanoTime());
+                String body = "{\"data\":{\"value\":\"" + change + "\"}}";
+                HttpResponse<String> patched = client().httpClient().send(HttpRequest.newBuilder(client().server().resolve(
+                                "/api/v1/namespaces/" + namespace + "/configmaps/fan-out"))
+                        .header("Content-Type", "application/merge-patch+json")
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString(body))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                if (patched.statusCode() != 200) {
+                    throw new IllegalStateException("patch answered " + patched.statusCode() + ": " + patched.body());
+                }
+                if (!delivered[change].await(60, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("change " + change + " reached only " + (watchers - delivered[change].getCount()) + " watchers");
+                }
+            }
+            responses.forEach(response -> response.cancel(true));
+            readers.shutdownNow();
+        }
+        Latencies latencies = new Latencies();
+        delays.forEach(latencies::record);
+        return latencies;
+    }
+
+    private String resourceVersionOf(String namespace) {
+        String list = client().require("GET", "/api/v1/namespaces/" + namespace + "/configmaps?limit=1", null);
+        int start = list.indexOf("\"resourceVersion\":\"") + "\"resourceVersion\":\"".length();
+        return list.substring(start, list.indexOf('"', start));
+    }
+}

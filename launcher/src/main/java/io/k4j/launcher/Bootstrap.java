@@ -1,0 +1,160 @@
+package io.k4j.launcher;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.errors.StatusException;
+import io.k4j.api.errors.StatusReason;
+import io.k4j.api.resource.GroupVersionResource;
+import io.k4j.apiserver.registry.generic.ObjectStore;
+import io.k4j.apiserver.registry.generic.Registry;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The objects every cluster starts with, created (or repaired) on each start as upstream's apiserver post-start
+ * hooks do: the system namespaces, the {@code kubernetes} service and its endpoints, the system priority
+ * classes, and the bootstrap RBAC policy. Idempotent: existing objects are kept.
+ */
+final class Bootstrap {
+    private static final Logger LOG = LoggerFactory.getLogger("bootstrap");
+    static final List<String> SYSTEM_NAMESPACES = List.of("default", "kube-system", "kube-public", "kube-node-lease");
+
+    private static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
+    private static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
+    private static final GroupVersionResource ENDPOINTS = new GroupVersionResource("", "v1", "endpoints");
+    private static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
+    private static final GroupVersionResource CONFIG_MAPS = new GroupVersionResource("", "v1", "configmaps");
+    private static final GroupVersionResource PRIORITY_CLASSES = new GroupVersionResource("scheduling.k8s.io", "v1", "priorityclasses");
+    private static final GroupVersionResource CLUSTER_ROLES = new GroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles");
+    private static final GroupVersionResource CLUSTER_ROLE_BINDINGS = new GroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterrolebindings");
+    private static final GroupVersionResource ROLES = new GroupVersionResource("rbac.authorization.k8s.io", "v1", "roles");
+    private static final GroupVersionResource ROLE_BINDINGS = new GroupVersionResource("rbac.authorization.k8s.io", "v1", "rolebindings");
+
+    private final Registry registry;
+
+    Bootstrap(Registry registry) {
+        this.registry = requireNonNull(registry, "registry is null");
+    }
+
+    /** The policy objects of the bootstrap RBAC policy, by kind. */
+    record RbacPolicy(List<ObjectNode> clusterRoles, List<ObjectNode> clusterRoleBindings, List<ObjectNode> roles, List<ObjectNode> roleBindings) {
+        RbacPolicy {
+            clusterRoles = List.copyOf(clusterRoles);
+            clusterRoleBindings = List.copyOf(clusterRoleBindings);
+            roles = List.copyOf(roles);
+            roleBindings = List.copyOf(roleBindings);
+        }
+    }
+
+    /**
+     * @param kubernetesServiceIp the first address of the service range
+     * @param advertiseAddress the address clients inside the cluster reach the apiserver on
+     * @param securePort the apiserver's port
+     * @param clusterCaPem the cluster CA certificate, published as {@code kube-root-ca.crt}
+     */
+    void run(String kubernetesServiceIp, String advertiseAddress, int securePort, String clusterCaPem, RbacPolicy policy) {
+        for (String namespace : SYSTEM_NAMESPACES) {
+            ensure(NAMESPACES, "", namespace, object(meta -> meta.put("name", namespace), "Namespace", "v1"));
+        }
+        // The ServiceAccount and root-CA controllers keep these in every namespace later; the system namespaces need
+        // them from the first request on, so that pods and `kubectl create token` work at once.
+        for (String namespace : SYSTEM_NAMESPACES) {
+            ensure(SERVICE_ACCOUNTS, namespace, "default", object(meta -> meta.put("name", "default").put("namespace", namespace), "ServiceAccount", "v1"));
+            ObjectNode rootCa = object(meta -> meta.put("name", "kube-root-ca.crt").put("namespace", namespace), "ConfigMap", "v1");
+            rootCa.putObject("data").put("ca.crt", clusterCaPem);
+            ensure(CONFIG_MAPS, namespace, "kube-root-ca.crt", rootCa);
+        }
+        ensure(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort));
+        ensureEndpoints(advertiseAddress, securePort);
+        ensure(PRIORITY_CLASSES, "", "system-node-critical", priorityClass("system-node-critical", 2_000_001_000L,
+                "Used for system critical pods that must not be moved from their current node."));
+        ensure(PRIORITY_CLASSES, "", "system-cluster-critical", priorityClass("system-cluster-critical", 2_000_000_000L,
+                "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."));
+        policy.clusterRoles().forEach(role -> ensure(CLUSTER_ROLES, "", name(role), role));
+        policy.clusterRoleBindings().forEach(binding -> ensure(CLUSTER_ROLE_BINDINGS, "", name(binding), binding));
+        policy.roles().forEach(role -> ensure(ROLES, namespace(role), name(role), role));
+        policy.roleBindings().forEach(binding -> ensure(ROLE_BINDINGS, namespace(binding), name(binding), binding));
+        LOG.info("bootstrap objects in place: {} namespaces, {} cluster roles, {} cluster role bindings",
+                SYSTEM_NAMESPACES.size(), policy.clusterRoles().size(), policy.clusterRoleBindings().size());
+    }
+
+    private void ensure(GroupVersionResource resource, String namespace, String name, ObjectNode object) {
+        ObjectStore store = registry.require(resource);
+        try {
+            store.get(namespace, name);
+        } catch (StatusException e) {
+            if (e.reason() != StatusReason.NOT_FOUND) {
+                throw e;
+            }
+            try {
+                store.create(object);
+                LOG.debug("created {} {}", resource.groupResource(), namespace.isEmpty() ? name : namespace + "/" + name);
+            } catch (StatusException raced) {
+                if (raced.reason() != StatusReason.ALREADY_EXISTS) {
+                    throw raced;
+                }
+            }
+        }
+    }
+
+    /** The endpoints of the {@code kubernetes} service follow the apiserver's address, as upstream reconciles them. */
+    private void ensureEndpoints(String advertiseAddress, int securePort) {
+        ObjectNode desired = object(meta -> meta.put("name", "kubernetes").put("namespace", "default")
+                .putObject("labels").put("endpointslice.kubernetes.io/skip-mirror", "true"), "Endpoints", "v1");
+        ObjectNode subset = desired.putArray("subsets").addObject();
+        subset.putArray("addresses").addObject().put("ip", advertiseAddress);
+        subset.putArray("ports").addObject().put("name", "https").put("port", securePort).put("protocol", "TCP");
+        ensure(ENDPOINTS, "default", "kubernetes", desired);
+        UnaryOperator<ObjectNode> reconcile = current -> {
+            current.set("subsets", desired.get("subsets").deepCopy());
+            return current;
+        };
+        ObjectNode current = registry.require(ENDPOINTS).get("default", "kubernetes");
+        if (!current.path("subsets").equals(desired.get("subsets"))) {
+            registry.require(ENDPOINTS).guaranteedUpdate("default", "kubernetes", "", reconcile);
+        }
+    }
+
+    private static ObjectNode kubernetesService(String clusterIp, int securePort) {
+        ObjectNode service = object(meta -> {
+            meta.put("name", "kubernetes").put("namespace", "default");
+            meta.putObject("labels").put("component", "apiserver").put("provider", "kubernetes");
+        }, "Service", "v1");
+        ObjectNode spec = service.putObject("spec");
+        spec.put("type", "ClusterIP");
+        spec.put("clusterIP", clusterIp);
+        spec.putArray("clusterIPs").add(clusterIp);
+        spec.put("sessionAffinity", "None");
+        ObjectNode port = spec.putArray("ports").addObject();
+        port.put("name", "https").put("port", 443).put("protocol", "TCP").put("targetPort", securePort);
+        return service;
+    }
+
+    private static ObjectNode priorityClass(String name, long value, String description) {
+        ObjectNode priorityClass = object(meta -> meta.put("name", name), "PriorityClass", "scheduling.k8s.io/v1");
+        priorityClass.put("value", value);
+        priorityClass.put("description", description);
+        priorityClass.put("preemptionPolicy", "PreemptLowerPriority");
+        return priorityClass;
+    }
+
+    private static ObjectNode object(java.util.function.Consumer<ObjectNode> metadata, String kind, String apiVersion) {
+        ObjectNode object = JsonNodeFactory.instance.objectNode();
+        object.put("apiVersion", apiVersion);
+        object.put("kind", kind);
+        metadata.accept(object.putObject("metadata"));
+        return object;
+    }
+
+    private static String name(ObjectNode object) {
+        return object.path("metadata").path("name").asText();
+    }
+
+    private static String namespace(ObjectNode object) {
+        return object.path("metadata").path("namespace").asText("");
+    }
+}
