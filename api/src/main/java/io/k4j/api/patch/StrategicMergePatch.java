@@ -11,6 +11,7 @@ import io.k4j.api.errors.StatusReason;
 import io.k4j.api.resource.GroupVersionKind;
 import io.k4j.api.schema.Definition;
 import io.k4j.api.schema.DefinitionKind;
+import io.k4j.api.schema.Field;
 import io.k4j.api.schema.FieldMetadata;
 import io.k4j.api.schema.Schema;
 import io.k4j.api.schema.Schemas;
@@ -436,7 +437,7 @@ public final class StrategicMergePatch {
         if (schema instanceof Schema.Reference reference) {
             Definition definition = schemas.find(reference.definition()).orElse(null);
             if (definition != null && definition.kind() == DefinitionKind.OBJECT) {
-                return definition.field(field).map(io.k4j.api.schema.Field::schema).orElse(null);
+                return definition.field(field).map(Field::schema).orElse(null);
             }
             return null;
         }
@@ -450,7 +451,7 @@ public final class StrategicMergePatch {
         if (schema instanceof Schema.Reference reference) {
             return schemas.find(reference.definition())
                     .flatMap(definition -> definition.field(field))
-                    .map(io.k4j.api.schema.Field::metadata)
+                    .map(Field::metadata)
                     .orElse(FieldMetadata.NONE);
         }
         return FieldMetadata.NONE;
