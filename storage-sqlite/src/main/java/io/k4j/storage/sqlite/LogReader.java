@@ -195,7 +195,7 @@ final class LogReader implements AutoCloseable {
         }
         if (opened.incrementAndGet() <= maxConnections) {
             try {
-                return new Session(LogTable.open(databaseFile, false));
+                return new Session(LogTable.open(databaseFile, LogTable.Role.READER));
             } catch (SQLException e) {
                 opened.decrementAndGet();
                 throw new StorageException.Unavailable("cannot open " + databaseFile + ": " + e.getMessage(), e);

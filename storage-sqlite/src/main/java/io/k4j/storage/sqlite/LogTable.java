@@ -45,7 +45,6 @@ final class LogTable {
             value BLOB NOT NULL
         )""",
         "CREATE UNIQUE INDEX IF NOT EXISTS kine_name_prev_revision_uindex ON kine (name, prev_revision)",
-        "CREATE INDEX IF NOT EXISTS kine_name_id_index ON kine (name, id)",
         "CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY, ttl_millis INTEGER NOT NULL)",
         "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     };
@@ -56,9 +55,13 @@ final class LogTable {
 
     static final String SELECT_VALUE = "SELECT value FROM kine WHERE id = ?";
 
+    /**
+     * A key's rows form a chain in which each row points at the one before it, so ordering them by
+     * {@code prev_revision} orders them by revision too, and the unique index serves every lookup by name.
+     */
     static final String SELECT_LATEST = """
             SELECT id, deleted, create_revision, version, lease, value FROM kine
-            WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1""";
+            WHERE name = ? AND id <= ? ORDER BY prev_revision DESC LIMIT 1""";
 
     /** The latest row of every key (live or deleted): the in-memory index is rebuilt from it. */
     static final String SELECT_ALL_LATEST = """
@@ -81,23 +84,37 @@ final class LogTable {
 
     private LogTable() {}
 
-    static Connection open(Path databaseFile, boolean writer) throws SQLException {
+    /** What a connection is for; each role needs other settings. */
+    enum Role {
+        /** The one connection that writes; see {@link GroupCommitWriter} for why it does not fsync itself. */
+        WRITER,
+        /** Copies the WAL into the database file in the background. */
+        CHECKPOINTER,
+        READER,
+    }
+
+    /** Safety net only: the checkpointer normally keeps the WAL far below this many pages. */
+    private static final int WRITER_AUTOCHECKPOINT_PAGES = 65536;
+
+    static Connection open(Path databaseFile, Role role) throws SQLException {
         Connection connection = DriverManager.getConnection("jdbc:sqlite:" + databaseFile.toAbsolutePath());
         try (Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA busy_timeout = 10000");
-            if (writer) {
-                statement.execute("PRAGMA journal_mode = WAL");
-            }
-            // FULL: in WAL mode the WAL is fsynced at every commit, so an acknowledged write survives a crash.
-            statement.execute("PRAGMA synchronous = FULL");
             statement.execute("PRAGMA cache_size = -32768");
             statement.execute("PRAGMA temp_store = MEMORY");
-            if (writer) {
-                for (String ddl : SCHEMA) {
-                    statement.execute(ddl);
+            switch (role) {
+                case WRITER -> {
+                    statement.execute("PRAGMA journal_mode = WAL");
+                    // NORMAL: commits only write the WAL; the writer fsyncs the WAL itself before it
+                    // acknowledges (group commit), and checkpoints still sync the WAL and the database file.
+                    statement.execute("PRAGMA synchronous = NORMAL");
+                    statement.execute("PRAGMA wal_autocheckpoint = " + WRITER_AUTOCHECKPOINT_PAGES);
+                    for (String ddl : SCHEMA) {
+                        statement.execute(ddl);
+                    }
                 }
-            } else {
-                statement.execute("PRAGMA query_only = 1");
+                case CHECKPOINTER -> statement.execute("PRAGMA synchronous = FULL");
+                case READER -> statement.execute("PRAGMA query_only = 1");
             }
         } catch (SQLException | RuntimeException e) {
             connection.close();

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * {@link LogTable}).
  *
  * <p>Writes go through a {@link GroupCommitWriter}: concurrent writes share one transaction and one fsync,
- * and none is acknowledged before its transaction is durable ({@code synchronous=FULL} in WAL mode). Reads
+ * and none is acknowledged, or visible to reads and watches, before the WAL holding it is fsynced. Reads
  * run on a small pool of read connections and see the state as of the published revision. Watches are
  * served in-process: each committed batch is handed to the watches directly, and a watch starting in the
  * past first replays the log table. A maintenance thread expires leases and compacts history periodically
@@ -91,6 +91,11 @@ public final class SqliteKeyValueStore implements KeyValueStore {
     /** How many write transactions were committed; with group commit, fewer than the writes. */
     public long committedTransactions() {
         return writer.committedTransactions();
+    }
+
+    /** How many times the WAL was fsynced; one fsync makes every transaction committed before it durable. */
+    public long walSyncs() {
+        return writer.walSyncs();
     }
 
     @Override
@@ -190,9 +195,10 @@ public final class SqliteKeyValueStore implements KeyValueStore {
     @Override
     public void close() {
         maintenance.shutdownNow();
-        writer.close();
         hub.close(new StorageException.Unavailable("store is closed", null));
         reader.close();
+        // Last, so that the writer's connection is the last to close and SQLite folds the WAL into the file.
+        writer.close();
     }
 
     private void expireLeases() {
