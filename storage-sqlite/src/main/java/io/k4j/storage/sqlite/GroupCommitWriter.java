@@ -51,6 +51,8 @@ final class GroupCommitWriter implements AutoCloseable {
 
     private final Connection connection;
     private final Statement control;
+    private final PreparedStatement begin;
+    private final PreparedStatement commit;
     private final PreparedStatement insertRow;
     private final PreparedStatement selectValue;
     private final PreparedStatement insertLease;
@@ -96,6 +98,8 @@ final class GroupCommitWriter implements AutoCloseable {
         this.connection = LogTable.open(databaseFile, LogTable.Role.WRITER);
         try {
             this.control = connection.createStatement();
+            this.begin = connection.prepareStatement("BEGIN IMMEDIATE");
+            this.commit = connection.prepareStatement("COMMIT");
             this.insertRow = connection.prepareStatement(LogTable.INSERT_ROW);
             this.selectValue = connection.prepareStatement(LogTable.SELECT_VALUE);
             this.insertLease = connection.prepareStatement(LogTable.INSERT_LEASE);
@@ -249,7 +253,7 @@ final class GroupCommitWriter implements AutoCloseable {
         List<Object> outcomes = new ArrayList<>();
         boolean stop = false;
         try {
-            control.execute("BEGIN IMMEDIATE");
+            begin.execute();
             outcomes.add(applyOne(batch.getFirst(), events));
             while (batch.size() < maxBatchSize) {
                 Pending next = queue.poll();
@@ -263,7 +267,7 @@ final class GroupCommitWriter implements AutoCloseable {
                 batch.add(next);
                 outcomes.add(applyOne(next, events));
             }
-            control.execute("COMMIT");
+            commit.execute();
             transactions.incrementAndGet();
         } catch (SQLException | RuntimeException e) {
             failBatch(batch, e);

@@ -34,12 +34,14 @@ import org.slf4j.LoggerFactory;
  * past first replays the log table. A maintenance thread expires leases and compacts history periodically
  * (see {@link SqliteOptions}).
  *
- * <p>Only one store may have a database file open at a time. Thread-safe.
+ * <p>Only one store may have a database file open at a time; a lock file next to it ({@code <file>.lock})
+ * enforces that across processes. Thread-safe.
  */
 public final class SqliteKeyValueStore implements KeyValueStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteKeyValueStore.class);
 
     private final SqliteOptions options;
+    private final DatabaseLock lock;
     private final GroupCommitWriter writer;
     private final LogReader reader;
     private final WatchHub hub;
@@ -47,8 +49,9 @@ public final class SqliteKeyValueStore implements KeyValueStore {
     /** (time, revision) samples that tell automatic compaction which revision was current how long ago. */
     private final Deque<RevisionSample> revisionSamples = new ArrayDeque<>();
 
-    private SqliteKeyValueStore(Path databaseFile, SqliteOptions options) throws SQLException {
+    private SqliteKeyValueStore(Path databaseFile, SqliteOptions options, DatabaseLock lock) throws SQLException {
         this.options = options;
+        this.lock = lock;
         this.writer = new GroupCommitWriter(databaseFile, options.clock(), options.maxBatchSize());
         this.reader = new LogReader(databaseFile, options.readConnections());
         this.hub = new WatchHub(reader, writer.currentRevision(), options.watchQueueLimit());
@@ -71,10 +74,15 @@ public final class SqliteKeyValueStore implements KeyValueStore {
     public static SqliteKeyValueStore open(Path databaseFile, SqliteOptions options) {
         requireNonNull(databaseFile, "databaseFile is null");
         requireNonNull(options, "options is null");
+        DatabaseLock lock = DatabaseLock.acquire(databaseFile);
         try {
-            return new SqliteKeyValueStore(databaseFile, options);
+            return new SqliteKeyValueStore(databaseFile, options, lock);
         } catch (SQLException e) {
+            lock.close();
             throw new StorageException.Unavailable("cannot open " + databaseFile + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
         }
     }
 
@@ -199,6 +207,7 @@ public final class SqliteKeyValueStore implements KeyValueStore {
         reader.close();
         // Last, so that the writer's connection is the last to close and SQLite folds the WAL into the file.
         writer.close();
+        lock.close();
     }
 
     private void expireLeases() {

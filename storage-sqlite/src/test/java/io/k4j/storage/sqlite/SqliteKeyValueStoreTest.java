@@ -76,6 +76,17 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
     }
 
     @Test
+    void aSecondStoreCannotOpenTheSameFile() {
+        assertThatThrownBy(() -> SqliteKeyValueStore.open(databaseFile()))
+                .isInstanceOf(StorageException.Unavailable.class)
+                .hasMessageContaining("already open");
+        store.close();
+
+        store = SqliteKeyValueStore.open(databaseFile());
+        assertThat(store.currentRevision()).isZero();
+    }
+
+    @Test
     void concurrentWritesShareTransactionsAndFsyncs() throws Exception {
         long transactionsBefore = sqliteStore().committedTransactions();
         long syncsBefore = sqliteStore().walSyncs();

@@ -634,6 +634,20 @@ public abstract class KeyValueStoreConformance {
         }
     }
 
+    @Test
+    void compactionCannotGoBackwardsOrIntoTheFuture() {
+        KeyValue a = store.create("/registry/pods/default/a", bytes("a1"), Lease.NONE);
+        store.update("/registry/pods/default/a", bytes("a2"), a.modRevision(), Lease.NONE);
+        long current = store.currentRevision();
+
+        assertThatThrownBy(() -> store.compact(current + 10)).isInstanceOf(StorageException.FutureRevision.class);
+        store.compact(current);
+        assertThatThrownBy(() -> store.compact(current)).isInstanceOf(StorageException.Compacted.class);
+        assertThatThrownBy(() -> store.compact(a.modRevision())).isInstanceOf(StorageException.Compacted.class);
+        assertThat(store.compactedRevision()).isEqualTo(current);
+        assertThat(store.get("/registry/pods/default/a").value()).isEqualTo(bytes("a2"));
+    }
+
     // ---- leases ----
 
     @Test
