@@ -2,7 +2,6 @@ package io.k4j.storage.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import io.k4j.storage.KeyValue;
 import io.k4j.storage.KeyValueStore;
@@ -171,7 +170,7 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
         }
         long current = store.currentRevision();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> store.compactedRevision() == current - 5);
+        waitAtMost(Duration.ofSeconds(10)).until(() -> store.compactedRevision() == current - 5);
         assertThat(store.range(RangeRequest.prefix("/registry/pods/").atRevision(current - 5)).items()).hasSize(15);
         assertThatThrownBy(() -> store.range(RangeRequest.prefix("/registry/pods/").atRevision(current - 6)))
                 .isInstanceOf(StorageException.Compacted.class);
@@ -206,9 +205,9 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
                 store.create("/registry/pods/default/p" + i, bytes("x"), Lease.NONE);
             }
             release.countDown();
-            await().atMost(Duration.ofSeconds(10)).until(() -> received.size() >= 60);
+            waitAtMost(Duration.ofSeconds(10)).until(() -> received.size() >= 60);
             store.create("/registry/pods/default/after", bytes("x"), Lease.NONE);
-            await().atMost(Duration.ofSeconds(10)).until(() -> received.size() >= 61);
+            waitAtMost(Duration.ofSeconds(10)).until(() -> received.size() >= 61);
         }
 
         assertThat(received).extracting(WatchEvent::revision)
