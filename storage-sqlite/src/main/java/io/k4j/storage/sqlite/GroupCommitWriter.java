@@ -6,6 +6,7 @@ import io.k4j.storage.StorageException;
 import io.k4j.storage.WatchEvent;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
@@ -322,11 +323,17 @@ final class GroupCommitWriter implements AutoCloseable {
         }
         try {
             if (walChannel == null) {
+                // SQLite keeps this file (the same inode) while any connection is open: it deletes the WAL
+                // only when the last connection closes, and nothing here truncates it, so the channel
+                // opened once stays valid for the store's life.
                 walChannel = FileChannel.open(walFile, StandardOpenOption.READ);
                 syncDirectory();
             }
             walChannel.force(false);
             syncs.incrementAndGet();
+        } catch (NoSuchFileException e) {
+            // Nothing was ever written in WAL mode, so there is nothing to make durable.
+            log.debug("no WAL file yet at {}", walFile);
         } catch (IOException e) {
             // After a failed fsync the kernel may have dropped the dirty pages: nothing since the last good
             // fsync can be trusted, so the store stops rather than acknowledge writes that may be lost.
