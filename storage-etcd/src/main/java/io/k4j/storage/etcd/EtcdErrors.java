@@ -25,6 +25,8 @@ final class EtcdErrors {
     private static final String FUTURE_REVISION = "required revision is a future revision";
     private static final String LEASE_NOT_FOUND = "requested lease not found";
     private static final String REQUEST_TOO_LARGE = "request is too large";
+    /** gRPC's own limit, which etcd sets 512 KiB above its request limit. */
+    private static final String MESSAGE_TOO_LARGE = "received message larger than max";
 
     private EtcdErrors() {}
 
@@ -50,7 +52,7 @@ final class EtcdErrors {
     }
 
     static boolean isRequestTooLarge(Throwable failure) {
-        return messageContains(failure, REQUEST_TOO_LARGE);
+        return messageContains(failure, REQUEST_TOO_LARGE) || messageContains(failure, MESSAGE_TOO_LARGE);
     }
 
     /**

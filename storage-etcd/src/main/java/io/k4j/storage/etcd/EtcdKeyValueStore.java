@@ -217,7 +217,7 @@ public final class EtcdKeyValueStore implements KeyValueStore {
                 .withRevision(request.revision())
                 .build();
         GetResponse response = await(kv.get(start, option), "range over " + request.prefix(),
-                failure -> revisionError(failure, request.revision()));
+                failure -> revisionError(failure, request.revision(), request.revision() + 1));
         List<KeyValue> items = new ArrayList<>(response.getKvs().size());
         for (io.etcd.jetcd.KeyValue item : response.getKvs()) {
             items.add(toKeyValue(item));
@@ -380,7 +380,7 @@ public final class EtcdKeyValueStore implements KeyValueStore {
         }
         ensureOpen();
         await(kv.compact(revision, CompactOption.builder().withCompactPhysical(false).build()),
-                "compaction at revision " + revision, failure -> revisionError(failure, revision));
+                "compaction at revision " + revision, failure -> revisionError(failure, revision, revision));
         knownCompactedRevision.accumulateAndGet(revision, Math::max);
     }
 
@@ -451,9 +451,13 @@ public final class EtcdKeyValueStore implements KeyValueStore {
         return null;
     }
 
-    private StorageException revisionError(Throwable failure, long revision) {
+    /**
+     * @param compactedAtLeast what the failure proves about the compacted revision: a read fails only below it,
+     *     a compaction also at it
+     */
+    private StorageException revisionError(Throwable failure, long revision, long compactedAtLeast) {
         if (EtcdErrors.isCompacted(failure)) {
-            return new StorageException.Compacted(revision, compactedRevisionAtLeast(revision + 1));
+            return new StorageException.Compacted(revision, compactedRevisionAtLeast(compactedAtLeast));
         }
         if (EtcdErrors.isFutureRevision(failure)) {
             return new StorageException.FutureRevision(revision, currentRevision());
