@@ -41,6 +41,8 @@ public final class EtcdProcess implements AutoCloseable {
     private final int clientPort;
     private final int peerPort;
     private final HttpClient httpClient;
+    /** Kills etcd when the test JVM exits without closing it (a failed or timed-out run), so none is left behind. */
+    private final Thread killOnExit = Thread.ofPlatform().unstarted(this::killQuietly);
     private Process process;
 
     private EtcdProcess(Path binary, Path directory, int clientPort, int peerPort) {
@@ -66,6 +68,7 @@ public final class EtcdProcess implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         EtcdProcess etcd = new EtcdProcess(binary, directory, freeLoopbackPort(), freeLoopbackPort());
+        Runtime.getRuntime().addShutdownHook(etcd.killOnExit);
         try {
             etcd.launch();
         }
@@ -128,6 +131,19 @@ public final class EtcdProcess implements AutoCloseable {
             process = null;
         }
         deleteRecursively(directory);
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        }
+        catch (IllegalStateException e) {
+            // The JVM is shutting down already; the hook runs or has run.
+        }
+    }
+
+    private void killQuietly() {
+        Process running = process;
+        if (running != null) {
+            running.destroyForcibly();
+        }
     }
 
     private void launch() {
