@@ -1,0 +1,256 @@
+package io.k4j.storage.etcd;
+
+import static java.util.Objects.requireNonNull;
+import static java.util.concurrent.TimeUnit.SECONDS;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * A real single-member etcd ({@code /usr/bin/etcd}, Debian's {@code etcd-server}) for tests: its own temporary data
+ * directory and free loopback client and peer ports. It can be killed with SIGKILL and started again on the same
+ * data directory and ports, which is how tests check that acknowledged writes survive a crash.
+ *
+ * <p>Not thread-safe: one test thread drives it.
+ */
+public final class EtcdProcess implements AutoCloseable {
+    /** Overrides the binary, for machines where etcd is installed elsewhere. */
+    public static final String BINARY_PROPERTY = "k4j.etcd.binary";
+
+    private static final Path DEFAULT_BINARY = Path.of("/usr/bin/etcd");
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final String MEMBER_NAME = "k4j-test";
+
+    private final Path binary;
+    private final Path directory;
+    private final int clientPort;
+    private final int peerPort;
+    private final HttpClient httpClient;
+    /** Kills etcd when the test JVM exits without closing it (a failed or timed-out run), so none is left behind. */
+    private final Thread killOnExit = Thread.ofPlatform().unstarted(this::killQuietly);
+    private Process process;
+
+    private EtcdProcess(Path binary, Path directory, int clientPort, int peerPort) {
+        this.binary = requireNonNull(binary, "binary is null");
+        this.directory = requireNonNull(directory, "directory is null");
+        this.clientPort = clientPort;
+        this.peerPort = peerPort;
+        this.httpClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    }
+
+    /** Starts a fresh etcd and waits until it reports healthy. */
+    public static EtcdProcess start() {
+        Path binary = Path.of(System.getProperty(BINARY_PROPERTY, DEFAULT_BINARY.toString()));
+        if (!Files.isExecutable(binary)) {
+            throw new IllegalStateException("etcd binary " + binary + " not found or not executable: install etcd-server "
+                    + "(apt-get install etcd-server) or set -D" + BINARY_PROPERTY + "=<path>");
+        }
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("k4j-etcd-");
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        EtcdProcess etcd = new EtcdProcess(binary, directory, freeLoopbackPort(), freeLoopbackPort());
+        Runtime.getRuntime().addShutdownHook(etcd.killOnExit);
+        try {
+            etcd.launch();
+        }
+        catch (RuntimeException | Error e) {
+            etcd.close();
+            throw e;
+        }
+        return etcd;
+    }
+
+    /** The k4j datastore endpoint, {@code etcd://127.0.0.1:<port>}. */
+    public String endpoint() {
+        return "etcd://127.0.0.1:" + clientPort;
+    }
+
+    /** The client URL, {@code http://127.0.0.1:<port>}, for tools that want etcd's own form. */
+    public URI clientUrl() {
+        return URI.create("http://127.0.0.1:" + clientPort);
+    }
+
+    public Path dataDirectory() {
+        return directory.resolve("data");
+    }
+
+    public boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills etcd with SIGKILL (no clean shutdown, as in a crash) and waits for it to be gone. */
+    public void kill() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        awaitExit(process);
+        process = null;
+    }
+
+    /** Starts etcd again on the same data directory and ports, and waits until it is healthy. */
+    public void restart() {
+        kill();
+        launch();
+    }
+
+    /** Stops etcd and deletes its data directory. */
+    @Override
+    public void close() {
+        if (process != null) {
+            process.destroy();
+            try {
+                if (!process.waitFor(10, SECONDS)) {
+                    process.destroyForcibly();
+                    awaitExit(process);
+                }
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+            process = null;
+        }
+        deleteRecursively(directory);
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        }
+        catch (IllegalStateException e) {
+            // The JVM is shutting down already; the hook runs or has run.
+        }
+    }
+
+    private void killQuietly() {
+        Process running = process;
+        if (running != null) {
+            running.destroyForcibly();
+        }
+    }
+
+    private void launch() {
+        String clientUrl = "http://127.0.0.1:" + clientPort;
+        String peerUrl = "http://127.0.0.1:" + peerPort;
+        List<String> command = List.of(
+                binary.toString(),
+                "--name=" + MEMBER_NAME,
+                "--data-dir=" + dataDirectory(),
+                "--listen-client-urls=" + clientUrl,
+                "--advertise-client-urls=" + clientUrl,
+                "--listen-peer-urls=" + peerUrl,
+                "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=" + MEMBER_NAME + "=" + peerUrl,
+                "--initial-cluster-state=new",
+                "--logger=zap",
+                "--log-level=warn");
+        try {
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
+                    .start();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + binary, e);
+        }
+        try {
+            Awaitility.await("etcd on " + clientUrl + " to become healthy")
+                    .atMost(START_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("etcd exited with " + process.exitValue() + ":\n" + logTail());
+                        }
+                        return isHealthy();
+                    });
+        }
+        catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("etcd did not become healthy within " + START_TIMEOUT + ":\n" + logTail(), e);
+        }
+    }
+
+    private boolean isHealthy() {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + clientPort + "/health"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
+        try {
+            HttpResponse<String> response = httpClient.send(request, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 && response.body().replace(" ", "").contains("\"health\":\"true\"");
+        }
+        catch (IOException e) {
+            return false;
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private Path logFile() {
+        return directory.resolve("etcd.log");
+    }
+
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(logFile());
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        }
+        catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    private static void awaitExit(Process process) {
+        try {
+            if (!process.waitFor(30, SECONDS)) {
+                throw new IllegalStateException("etcd (pid " + process.pid() + ") did not exit after SIGKILL");
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for etcd to exit", e);
+        }
+    }
+
+    private static int freeLoopbackPort() {
+        // The port is free now; etcd binds it a moment later. Another process could take it in between, which then
+        // shows up as a clear start failure rather than a silent misbehaviour.
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+}
