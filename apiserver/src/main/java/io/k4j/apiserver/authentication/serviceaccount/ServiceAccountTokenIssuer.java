@@ -60,7 +60,8 @@ public final class ServiceAccountTokenIssuer {
         JwtClaims jwt = new JwtClaims();
         jwt.setIssuer(issuer);
         jwt.setSubject(ServiceAccounts.username(claims.namespace(), claims.serviceAccount().name()));
-        jwt.setAudience(claims.audiences());
+        // always an array, as upstream emits it (jose4j would collapse a single audience to a string)
+        jwt.setStringListClaim("aud", claims.audiences());
         jwt.setExpirationTime(NumericDate.fromSeconds(expiration.getEpochSecond()));
         jwt.setIssuedAt(NumericDate.fromSeconds(now.getEpochSecond()));
         jwt.setNotBefore(NumericDate.fromSeconds(now.getEpochSecond()));
