@@ -1,0 +1,131 @@
+package io.k4j.apiserver.authorization.rbac;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * An immutable, pre-parsed view of all RBAC objects at one moment: roles by namespace and name, cluster roles by
+ * name (with aggregation already applied, so the authorizer sees aggregated rules even before the aggregation
+ * controller has written them), cluster role bindings and role bindings by namespace. Thread-safe.
+ */
+public final class PolicySnapshot {
+    public static final PolicySnapshot EMPTY = new PolicySnapshot(Map.of(), Map.of(), List.of(), Map.of());
+
+    private final Map<String, List<PolicyRule>> clusterRoles;
+    private final Map<String, List<PolicyRule>> roles;
+    private final List<Binding> clusterRoleBindings;
+    private final Map<String, List<Binding>> roleBindings;
+
+    PolicySnapshot(Map<String, List<PolicyRule>> clusterRoles, Map<String, List<PolicyRule>> roles, List<Binding> clusterRoleBindings, Map<String, List<Binding>> roleBindings) {
+        this.clusterRoles = Map.copyOf(requireNonNull(clusterRoles, "clusterRoles is null"));
+        this.roles = Map.copyOf(requireNonNull(roles, "roles is null"));
+        this.clusterRoleBindings = List.copyOf(requireNonNull(clusterRoleBindings, "clusterRoleBindings is null"));
+        this.roleBindings = Map.copyOf(requireNonNull(roleBindings, "roleBindings is null"));
+    }
+
+    /** Builds a snapshot from the objects' JSON. */
+    public static PolicySnapshot of(List<ObjectNode> clusterRoleObjects, List<ObjectNode> roleObjects, List<ObjectNode> clusterRoleBindingObjects, List<ObjectNode> roleBindingObjects) {
+        Map<String, List<PolicyRule>> clusterRoles = ClusterRoleAggregation.effectiveRules(clusterRoleObjects);
+        Map<String, List<PolicyRule>> roles = new HashMap<>();
+        for (ObjectNode role : roleObjects) {
+            JsonNode metadata = role.path("metadata");
+            roles.put(metadata.path("namespace").asText("") + "/" + metadata.path("name").asText(""), PolicyRule.listFromJson(role.path("rules")));
+        }
+        List<Binding> clusterRoleBindings = new ArrayList<>();
+        for (ObjectNode binding : clusterRoleBindingObjects) {
+            clusterRoleBindings.add(Binding.fromJson(binding));
+        }
+        Map<String, List<Binding>> roleBindings = new TreeMap<>();
+        for (ObjectNode object : roleBindingObjects) {
+            Binding binding = Binding.fromJson(object);
+            roleBindings.computeIfAbsent(binding.namespace(), ignored -> new ArrayList<>()).add(binding);
+        }
+        Map<String, List<Binding>> frozen = new HashMap<>();
+        roleBindings.forEach((namespace, bindings) -> frozen.put(namespace, List.copyOf(bindings)));
+        return new PolicySnapshot(clusterRoles, roles, clusterRoleBindings, frozen);
+    }
+
+    public Optional<List<PolicyRule>> clusterRole(String name) {
+        return Optional.ofNullable(clusterRoles.get(name));
+    }
+
+    public Optional<List<PolicyRule>> role(String namespace, String name) {
+        return Optional.ofNullable(roles.get(namespace + "/" + name));
+    }
+
+    public List<Binding> clusterRoleBindings() {
+        return clusterRoleBindings;
+    }
+
+    public List<Binding> roleBindings(String namespace) {
+        return roleBindings.getOrDefault(namespace, List.of());
+    }
+
+    /** ClusterRole aggregation: the union of the rules of the cluster roles an aggregation rule selects. */
+    static final class ClusterRoleAggregation {
+        private ClusterRoleAggregation() {}
+
+        /** Every cluster role's effective rules, aggregated roles resolved transitively (cycles are cut). */
+        static Map<String, List<PolicyRule>> effectiveRules(List<ObjectNode> clusterRoles) {
+            Map<String, ObjectNode> byName = new TreeMap<>();
+            for (ObjectNode role : clusterRoles) {
+                byName.put(role.path("metadata").path("name").asText(""), role);
+            }
+            Map<String, List<PolicyRule>> result = new HashMap<>();
+            for (String name : byName.keySet()) {
+                resolve(name, byName, result, new HashSet<>());
+            }
+            return result;
+        }
+
+        private static List<PolicyRule> resolve(String name, Map<String, ObjectNode> byName, Map<String, List<PolicyRule>> resolved, Set<String> visiting) {
+            List<PolicyRule> done = resolved.get(name);
+            if (done != null) {
+                return done;
+            }
+            ObjectNode role = byName.get(name);
+            JsonNode aggregationRule = role.path("aggregationRule");
+            if (!aggregationRule.isObject() || !visiting.add(name)) {
+                List<PolicyRule> own = PolicyRule.listFromJson(role.path("rules"));
+                if (!aggregationRule.isObject()) {
+                    resolved.put(name, own);
+                }
+                return own;
+            }
+            // The aggregated role's stored rules are only the controller's last result; recompute from the sources so
+            // that rules removed from a source stop counting at once.
+            Set<PolicyRule> rules = new LinkedHashSet<>();
+            for (Map.Entry<String, ObjectNode> candidate : byName.entrySet()) {
+                if (candidate.getKey().equals(name) || !selected(aggregationRule, candidate.getValue())) {
+                    continue;
+                }
+                rules.addAll(resolve(candidate.getKey(), byName, resolved, visiting));
+            }
+            visiting.remove(name);
+            List<PolicyRule> list = List.copyOf(rules);
+            resolved.put(name, list);
+            return list;
+        }
+
+        static boolean selected(JsonNode aggregationRule, JsonNode clusterRole) {
+            JsonNode labels = clusterRole.path("metadata").path("labels");
+            for (JsonNode selector : aggregationRule.path("clusterRoleSelectors")) {
+                if (LabelSelectors.matches(selector, labels)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}
