@@ -140,4 +140,9 @@ public final class Trees {
         }
         return left.equals(right);
     }
+
+    /** An empty object as absent: maps that are empty and maps that are omitted are the same after a JSON round trip. */
+    public static JsonNode emptyAsAbsent(JsonNode value) {
+        return value != null && value.isObject() && value.isEmpty() ? null : value;
+    }
 }

@@ -85,19 +85,14 @@ public final class ConfigMapStrategy implements ResourceStrategy {
             if (!Trees.bool(newConfigMap, "immutable")) {
                 errors.add(FieldError.forbidden("immutable", "field is immutable when `immutable` is set"));
             }
-            if (!Trees.sameValue(emptyAsAbsent(newConfigMap.get("data")), emptyAsAbsent(oldConfigMap.get("data")))) {
+            if (!Trees.sameValue(Trees.emptyAsAbsent(newConfigMap.get("data")), Trees.emptyAsAbsent(oldConfigMap.get("data")))) {
                 errors.add(FieldError.forbidden("data", "field is immutable when `immutable` is set"));
             }
-            if (!Trees.sameValue(emptyAsAbsent(newConfigMap.get("binaryData")), emptyAsAbsent(oldConfigMap.get("binaryData")))) {
+            if (!Trees.sameValue(Trees.emptyAsAbsent(newConfigMap.get("binaryData")), Trees.emptyAsAbsent(oldConfigMap.get("binaryData")))) {
                 errors.add(FieldError.forbidden("binaryData", "field is immutable when `immutable` is set"));
             }
         }
         return errors.addAll(validate(newConfigMap));
-    }
-
-    /** Go's DeepEqual of maps: an empty map and no map are not told apart after a round trip through JSON. */
-    static JsonNode emptyAsAbsent(JsonNode value) {
-        return value != null && value.isObject() && value.isEmpty() ? null : value;
     }
 
     @Override

@@ -172,7 +172,7 @@ public final class SecretStrategy implements ResourceStrategy {
             if (!Trees.bool(newSecret, "immutable")) {
                 errors.add(FieldError.forbidden("immutable", "field is immutable when `immutable` is set"));
             }
-            if (!Trees.sameValue(ConfigMapStrategy.emptyAsAbsent(newSecret.get("data")), ConfigMapStrategy.emptyAsAbsent(oldSecret.get("data")))) {
+            if (!Trees.sameValue(Trees.emptyAsAbsent(newSecret.get("data")), Trees.emptyAsAbsent(oldSecret.get("data")))) {
                 errors.add(FieldError.forbidden("data", "field is immutable when `immutable` is set"));
             }
         }
