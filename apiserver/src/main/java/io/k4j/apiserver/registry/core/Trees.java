@@ -115,7 +115,11 @@ public final class Trees {
     /** Sets {@code name} to {@code value} when the field is absent or null. */
     public static void defaultInteger(ObjectNode object, String name, long value) {
         if (!object.hasNonNull(name)) {
-            object.put(name, value);
+            if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
+                object.put(name, (int) value);
+            } else {
+                object.put(name, value);
+            }
         }
     }
 
@@ -138,8 +142,16 @@ public final class Trees {
         if (leftAbsent || rightAbsent) {
             return leftAbsent == rightAbsent;
         }
-        return left.equals(right);
+        return left.equals(NUMBERS_BY_VALUE, right);
     }
+
+    /** Equal numbers are equal whatever node type holds them (an int parsed from storage, a long set by a default). */
+    private static final java.util.Comparator<JsonNode> NUMBERS_BY_VALUE = (left, right) -> {
+        if (left.isNumber() && right.isNumber()) {
+            return left.decimalValue().compareTo(right.decimalValue());
+        }
+        return left.equals(right) ? 0 : 1;
+    };
 
     /** An empty object as absent: maps that are empty and maps that are omitted are the same after a JSON round trip. */
     public static JsonNode emptyAsAbsent(JsonNode value) {

@@ -1,0 +1,46 @@
+package io.k4j.apiserver.registry.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class PrintingTest {
+    @Test
+    void humanDurationRoundsLikeKubectl() {
+        assertThat(Printing.humanDuration(Duration.ofSeconds(-1))).isEqualTo("0s");
+        assertThat(Printing.humanDuration(Duration.ofSeconds(-5))).isEqualTo("<invalid>");
+        assertThat(Printing.humanDuration(Duration.ofSeconds(119))).isEqualTo("119s");
+        assertThat(Printing.humanDuration(Duration.ofSeconds(150))).isEqualTo("2m30s");
+        assertThat(Printing.humanDuration(Duration.ofMinutes(5))).isEqualTo("5m");
+        assertThat(Printing.humanDuration(Duration.ofMinutes(125))).isEqualTo("125m");
+        assertThat(Printing.humanDuration(Duration.ofMinutes(200))).isEqualTo("3h20m");
+        assertThat(Printing.humanDuration(Duration.ofHours(30))).isEqualTo("30h");
+        assertThat(Printing.humanDuration(Duration.ofHours(50))).isEqualTo("2d2h");
+        assertThat(Printing.humanDuration(Duration.ofDays(30))).isEqualTo("30d");
+        assertThat(Printing.humanDuration(Duration.ofDays(365 * 3 + 5))).isEqualTo("3y5d");
+    }
+
+    @Test
+    void formatsLabelsSortedOrNone() {
+        assertThat(Printing.formatLabels(Json.object("{'b':'2','a':'1'}"))).isEqualTo("a=1,b=2");
+        assertThat(Printing.formatLabels(Json.object("{}"))).isEqualTo("<none>");
+    }
+
+    @Test
+    void nameChecksUseUpstreamMessages() {
+        assertThat(CoreNames.dns1123Label("a.b")).containsExactly("must not contain dots");
+        assertThat(CoreNames.dns1123Label("A_b")).containsExactly(
+                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+        assertThat(CoreNames.configMapKey("..a")).containsExactly("must not start with '..'");
+        assertThat(CoreNames.portName("http--x")).containsExactly("must not contain consecutive hyphens");
+    }
+
+    @Test
+    void parsesQuantities() {
+        assertThat(Quantities.parse("100m").orElseThrow()).isEqualByComparingTo("0.1");
+        assertThat(Quantities.parse("1Gi").orElseThrow()).isEqualByComparingTo("1073741824");
+        assertThat(Quantities.parse("2e3").orElseThrow()).isEqualByComparingTo("2000");
+        assertThat(Quantities.parse("abc")).isEmpty();
+    }
+}
