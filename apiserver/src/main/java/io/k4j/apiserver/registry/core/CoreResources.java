@@ -2,6 +2,9 @@ package io.k4j.apiserver.registry.core;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.api.resource.BuiltinResources;
+import io.k4j.api.resource.GroupVersionResource;
+import io.k4j.api.resource.ResourceType;
 import io.k4j.apiserver.registry.core.configmap.ConfigMapStrategy;
 import io.k4j.apiserver.registry.core.endpoints.EndpointsStrategy;
 import io.k4j.apiserver.registry.core.event.EventStrategy;
@@ -42,6 +45,12 @@ public final class CoreResources {
     public CoreResources(Registry registry, InstantSource clock) {
         this.registry = requireNonNull(registry, "registry is null");
         this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** The catalogue's entry for a core/v1 resource; fails when the catalogue lacks it (a programming error). */
+    public static ResourceType type(String plural) {
+        return BuiltinResources.byResource(new GroupVersionResource("", "v1", plural))
+                .orElseThrow(() -> new IllegalStateException("the catalogue has no core/v1 resource " + plural));
     }
 
     public List<ResourceDefinition> definitions() {

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Small accessors for the JSON trees strategies work on: reads that treat an absent or {@code null} field as
@@ -70,6 +72,19 @@ public final class Trees {
             }
         }
         return result;
+    }
+
+    /** The quantity at {@code path} (a string or a number), or empty when absent or not a valid quantity. */
+    public static Optional<Quantity> quantity(JsonNode node, String... path) {
+        JsonNode value = at(node, path);
+        if (!value.isTextual() && !value.isNumber()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Quantity.fromJson(value));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** The number of fields of the object at {@code path}, 0 when absent. */

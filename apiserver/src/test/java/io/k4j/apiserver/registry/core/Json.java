@@ -1,7 +1,5 @@
 package io.k4j.apiserver.registry.core;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
@@ -9,16 +7,10 @@ import java.util.List;
 
 /** Test helpers: objects from JSON text with single quotes, and error messages as strings. */
 public final class Json {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     private Json() {}
 
     public static ObjectNode object(String singleQuoted) {
-        try {
-            return (ObjectNode) MAPPER.readTree(singleQuoted.replace('\'', '"'));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(e);
-        }
+        return (ObjectNode) io.k4j.api.codec.Json.read(singleQuoted.replace('\'', '"'));
     }
 
     public static List<String> messages(FieldErrors errors) {

@@ -26,21 +26,4 @@ class PrintingTest {
         assertThat(Printing.formatLabels(Json.object("{'b':'2','a':'1'}"))).isEqualTo("a=1,b=2");
         assertThat(Printing.formatLabels(Json.object("{}"))).isEqualTo("<none>");
     }
-
-    @Test
-    void nameChecksUseUpstreamMessages() {
-        assertThat(CoreNames.dns1123Label("a.b")).containsExactly("must not contain dots");
-        assertThat(CoreNames.dns1123Label("A_b")).containsExactly(
-                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
-        assertThat(CoreNames.configMapKey("..a")).containsExactly("must not start with '..'");
-        assertThat(CoreNames.portName("http--x")).containsExactly("must not contain consecutive hyphens");
-    }
-
-    @Test
-    void parsesQuantities() {
-        assertThat(Quantities.parse("100m").orElseThrow()).isEqualByComparingTo("0.1");
-        assertThat(Quantities.parse("1Gi").orElseThrow()).isEqualByComparingTo("1073741824");
-        assertThat(Quantities.parse("2e3").orElseThrow()).isEqualByComparingTo("2000");
-        assertThat(Quantities.parse("abc")).isEmpty();
-    }
 }

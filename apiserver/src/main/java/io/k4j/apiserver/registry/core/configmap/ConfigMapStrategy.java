@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.api.validation.NameValidation;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
@@ -24,6 +24,7 @@ import java.util.Map;
  * {@code data} and {@code binaryData}, at most 1 MiB in total, and an immutable config map keeps its data. Thread-safe.
  */
 public final class ConfigMapStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("configmaps");
     /** Upstream's limit on the data of a config map or secret. */
     public static final int MAX_SIZE = 1024 * 1024;
     static final List<TableColumn> COLUMNS = List.of(
@@ -39,7 +40,7 @@ public final class ConfigMapStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.CONFIG_MAPS;
+        return TYPE;
     }
 
     @Override
@@ -53,12 +54,12 @@ public final class ConfigMapStrategy implements ResourceStrategy {
         FieldErrors errors = new FieldErrors();
         long totalSize = 0;
         for (Map.Entry<String, JsonNode> entry : Trees.at(configMap, "data").properties()) {
-            CoreNames.configMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("data[" + entry.getKey() + "]", entry.getKey(), message)));
+            NameValidation.isConfigMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("data[" + entry.getKey() + "]", entry.getKey(), message)));
             totalSize += entry.getKey().length() + entry.getValue().asText().getBytes(StandardCharsets.UTF_8).length;
         }
         JsonNode data = Trees.at(configMap, "data");
         for (Map.Entry<String, JsonNode> entry : Trees.at(configMap, "binaryData").properties()) {
-            CoreNames.configMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("binaryData[" + entry.getKey() + "]", entry.getKey(), message)));
+            NameValidation.isConfigMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("binaryData[" + entry.getKey() + "]", entry.getKey(), message)));
             if (data.has(entry.getKey())) {
                 errors.add(FieldError.invalid("binaryData[" + entry.getKey() + "]", entry.getKey(), "duplicate of key present in data"));
             }

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.Addresses;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.pod.PodSpecValidation;
@@ -24,6 +24,7 @@ import java.util.List;
  * ports need names when there are several; a PUT may create. Thread-safe.
  */
 public final class EndpointsStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("endpoints");
     private static final int MAX_SHOWN = 3;
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
@@ -38,7 +39,7 @@ public final class EndpointsStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.ENDPOINTS;
+        return TYPE;
     }
 
     @Override
@@ -76,10 +77,10 @@ public final class EndpointsStrategy implements ResourceStrategy {
                 if (ports.size() > 1 && name.isEmpty()) {
                     errors.add(FieldError.required(portPath + ".name", ""));
                 } else if (!name.isEmpty()) {
-                    CoreNames.dns1123Label(name).forEach(message -> errors.add(FieldError.invalid(portPath + ".name", name, message)));
+                    NameValidation.isDns1123Label(name).forEach(message -> errors.add(FieldError.invalid(portPath + ".name", name, message)));
                 }
                 long number = Trees.integer(port, "port");
-                CoreNames.portNumber(number).forEach(message -> errors.add(FieldError.invalid(portPath + ".port", number, message)));
+                NameValidation.isValidPortNumber(number).forEach(message -> errors.add(FieldError.invalid(portPath + ".port", number, message)));
                 PodSpecValidation.validateOneOf(Trees.text(port, "protocol"), PodSpecValidation.PROTOCOLS, portPath + ".protocol", errors);
             }
         }

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.api.validation.NameValidation;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
@@ -26,6 +26,7 @@ import java.util.Map;
  * instance, action and reason. A PUT may create. The table starts with "Last Seen" like upstream's. Thread-safe.
  */
 public final class EventStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("events");
     private static final int REPORTING_INSTANCE_LIMIT = 128;
     private static final int ACTION_LIMIT = 128;
     private static final int REASON_LIMIT = 128;
@@ -50,7 +51,7 @@ public final class EventStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.EVENTS;
+        return TYPE;
     }
 
     @Override
@@ -79,13 +80,13 @@ public final class EventStrategy implements ResourceStrategy {
             if (reportingComponent.isEmpty()) {
                 errors.add(FieldError.required("reportingComponent", ""));
             }
-            CoreNames.qualifiedName(reportingComponent).forEach(message -> errors.add(FieldError.invalid("reportingComponent", reportingComponent, message)));
+            NameValidation.isQualifiedName(reportingComponent).forEach(message -> errors.add(FieldError.invalid("reportingComponent", reportingComponent, message)));
             limited(event, "reportingInstance", REPORTING_INSTANCE_LIMIT, true, errors);
             limited(event, "action", ACTION_LIMIT, true, errors);
             limited(event, "reason", REASON_LIMIT, true, errors);
             limited(event, "message", NOTE_LIMIT, false, errors);
         }
-        CoreNames.dns1123Subdomain(namespace).forEach(message -> errors.add(FieldError.invalid("namespace", namespace, message)));
+        NameValidation.isDns1123Subdomain(namespace).forEach(message -> errors.add(FieldError.invalid("namespace", namespace, message)));
         return errors;
     }
 

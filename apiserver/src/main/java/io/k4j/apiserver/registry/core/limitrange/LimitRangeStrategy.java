@@ -2,16 +2,17 @@ package io.k4j.apiserver.registry.core.limitrange;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreTypes;
-import io.k4j.apiserver.registry.core.Quantities;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rules of limit ranges, as upstream's {@code SetDefaults_LimitRangeItem} and {@code ValidateLimitRange}: a
@@ -19,6 +20,7 @@ import java.util.Map;
  * type is required and every quantity must parse. Thread-safe.
  */
 public final class LimitRangeStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("limitranges");
     private static final List<String> TYPES = List.of("Container", "PersistentVolumeClaim", "Pod");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
@@ -26,7 +28,7 @@ public final class LimitRangeStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.LIMIT_RANGES;
+        return TYPE;
     }
 
     @Override
@@ -73,9 +75,10 @@ public final class LimitRangeStrategy implements ResourceStrategy {
             for (String field : List.of("max", "min", "default", "defaultRequest", "maxLimitRequestRatio")) {
                 for (Map.Entry<String, JsonNode> entry : Trees.at(item, field).properties()) {
                     String value = entry.getValue().asText();
-                    if (Quantities.parse(value).isEmpty()) {
+                    Optional<Quantity> quantity = Trees.quantity(entry.getValue());
+                    if (quantity.isEmpty()) {
                         errors.add(FieldError.invalid(path + "." + field + "[" + entry.getKey() + "]", value, "must be a valid quantity"));
-                    } else if (Quantities.parse(value).get().signum() < 0) {
+                    } else if (quantity.get().signum() < 0) {
                         errors.add(FieldError.invalid(path + "." + field + "[" + entry.getKey() + "]", value, "must be greater than or equal to 0"));
                     }
                 }
@@ -96,7 +99,8 @@ public final class LimitRangeStrategy implements ResourceStrategy {
     }
 
     private static int compare(String left, String right) {
-        return Quantities.parse(left).flatMap(l -> Quantities.parse(right).map(l::compareTo)).orElse(0);
+        return Trees.quantity(com.fasterxml.jackson.databind.node.TextNode.valueOf(left))
+                .flatMap(l -> Trees.quantity(com.fasterxml.jackson.databind.node.TextNode.valueOf(right)).map(l::compareTo)).orElse(0);
     }
 
     @Override

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.api.validation.NameValidation;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -26,6 +26,7 @@ import java.util.Set;
  * labels; the {@code kubernetes.io/metadata.name} label always holds the name. Thread-safe.
  */
 public final class NamespaceStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("namespaces");
     static final String METADATA_NAME_LABEL = "kubernetes.io/metadata.name";
     private static final Set<String> STANDARD_FINALIZERS = Set.of("kubernetes", "orphan", "foregroundDeletion");
     static final List<TableColumn> COLUMNS = List.of(
@@ -41,7 +42,7 @@ public final class NamespaceStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.NAMESPACES;
+        return TYPE;
     }
 
     @Override
@@ -80,7 +81,7 @@ public final class NamespaceStrategy implements ResourceStrategy {
         FieldErrors errors = new FieldErrors();
         String name = Trees.text(namespace, "metadata", "name");
         if (!name.isEmpty()) {
-            CoreNames.dns1123Label(name).forEach(message -> errors.add(FieldError.invalid("metadata.name", name, message)));
+            NameValidation.isDns1123Label(name).forEach(message -> errors.add(FieldError.invalid("metadata.name", name, message)));
         }
         return errors.addAll(validateFinalizers(namespace));
     }
@@ -89,7 +90,7 @@ public final class NamespaceStrategy implements ResourceStrategy {
         FieldErrors errors = new FieldErrors();
         for (JsonNode finalizer : Trees.elements(namespace, "spec", "finalizers")) {
             String value = finalizer.asText();
-            List<String> messages = CoreNames.qualifiedName(value);
+            List<String> messages = NameValidation.isQualifiedName(value);
             messages.forEach(message -> errors.add(FieldError.invalid("spec.finalizers", value, message)));
             if (messages.isEmpty() && !value.contains("/") && !STANDARD_FINALIZERS.contains(value)) {
                 errors.add(FieldError.invalid("spec.finalizers", value, "name is neither a standard finalizer name nor is it fully qualified"));

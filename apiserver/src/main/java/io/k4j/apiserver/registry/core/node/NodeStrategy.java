@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.Addresses;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -30,6 +30,7 @@ import java.util.TreeSet;
  * are validated. Thread-safe.
  */
 public final class NodeStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("nodes");
     private static final String ROLE_LABEL_PREFIX = "node-role.kubernetes.io/";
     private static final String ROLE_LABEL = "kubernetes.io/role";
     private static final List<String> TAINT_EFFECTS = List.of("NoExecute", "NoSchedule", "PreferNoSchedule");
@@ -58,7 +59,7 @@ public final class NodeStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.NODES;
+        return TYPE;
     }
 
     @Override
@@ -116,7 +117,7 @@ public final class NodeStrategy implements ResourceStrategy {
             JsonNode taint = taints.get(index);
             String path = "spec.taints[" + index + "]";
             String key = Trees.text(taint, "key");
-            CoreNames.qualifiedName(key).forEach(message -> errors.add(FieldError.invalid(path + ".key", key, message)));
+            NameValidation.isQualifiedName(key).forEach(message -> errors.add(FieldError.invalid(path + ".key", key, message)));
             String effect = Trees.text(taint, "effect");
             if (effect.isEmpty()) {
                 errors.add(FieldError.required(path + ".effect", ""));

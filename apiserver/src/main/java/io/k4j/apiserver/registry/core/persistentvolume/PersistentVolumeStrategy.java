@@ -4,11 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.api.validation.NameValidation;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -28,6 +29,7 @@ import java.util.Set;
  * a storage capacity and at least one access mode; the source and mode never change. Thread-safe.
  */
 public final class PersistentVolumeStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("persistentvolumes");
     /** Upstream's order when printing access modes. */
     public static final Map<String, String> ACCESS_MODES = Map.of("ReadWriteOnce", "RWO", "ReadOnlyMany", "ROX", "ReadWriteMany", "RWX", "ReadWriteOncePod", "RWOP");
     private static final List<String> ACCESS_MODE_ORDER = List.of("ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod");
@@ -63,7 +65,7 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.PERSISTENT_VOLUMES;
+        return TYPE;
     }
 
     @Override
@@ -109,7 +111,7 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
         }
         String storageClass = Trees.text(spec, "storageClassName");
         if (!storageClass.isEmpty()) {
-            CoreNames.dns1123Subdomain(storageClass).forEach(message -> errors.add(FieldError.invalid("spec.storageClassName", storageClass, message)));
+            NameValidation.isDns1123Subdomain(storageClass).forEach(message -> errors.add(FieldError.invalid("spec.storageClassName", storageClass, message)));
         }
         List<String> sources = sources(spec);
         if (sources.isEmpty()) {

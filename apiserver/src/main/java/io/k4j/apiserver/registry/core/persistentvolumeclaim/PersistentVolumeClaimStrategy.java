@@ -4,13 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.api.validation.NameValidation;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
-import io.k4j.apiserver.registry.core.Quantities;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -18,7 +18,6 @@ import io.k4j.apiserver.registry.core.persistentvolume.PersistentVolumeStrategy;
 import io.k4j.apiserver.registry.core.pod.SpecDiff;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
-import java.math.BigDecimal;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +30,7 @@ import java.util.Optional;
  * the storage request (which may only grow) and a first {@code volumeName}. Thread-safe.
  */
 public final class PersistentVolumeClaimStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("persistentvolumeclaims");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Status", "phase represents the current phase of PersistentVolumeClaim."),
@@ -55,7 +55,7 @@ public final class PersistentVolumeClaimStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.PERSISTENT_VOLUME_CLAIMS;
+        return TYPE;
     }
 
     @Override
@@ -85,14 +85,14 @@ public final class PersistentVolumeClaimStrategy implements ResourceStrategy {
         if (!storage.isTextual() && !storage.isNumber()) {
             errors.add(FieldError.required("spec.resources[storage]", ""));
         } else {
-            Optional<BigDecimal> value = Quantities.parse(storage.asText());
+            Optional<Quantity> value = Trees.quantity(storage);
             if (value.isEmpty() || value.get().signum() <= 0) {
                 errors.add(FieldError.invalid("spec.resources[storage]", storage.asText(), "must be greater than zero"));
             }
         }
         String storageClass = Trees.text(spec, "storageClassName");
         if (!storageClass.isEmpty()) {
-            CoreNames.dns1123Subdomain(storageClass).forEach(message -> errors.add(FieldError.invalid("spec.storageClassName", storageClass, message)));
+            NameValidation.isDns1123Subdomain(storageClass).forEach(message -> errors.add(FieldError.invalid("spec.storageClassName", storageClass, message)));
         }
         return errors;
     }
@@ -132,8 +132,8 @@ public final class PersistentVolumeClaimStrategy implements ResourceStrategy {
             errors.add(FieldError.forbidden("spec", "spec is immutable after creation except resources.requests for bound claims\n"
                     + SpecDiff.describe("core.PersistentVolumeClaimSpec", oldSpec, newSpec)));
         }
-        Optional<BigDecimal> newSize = Quantities.parse(Trees.text(newClaim, "spec", "resources", "requests", "storage"));
-        Optional<BigDecimal> oldSize = Quantities.parse(Trees.text(oldClaim, "spec", "resources", "requests", "storage"));
+        Optional<Quantity> newSize = Trees.quantity(newClaim, "spec", "resources", "requests", "storage");
+        Optional<Quantity> oldSize = Trees.quantity(oldClaim, "spec", "resources", "requests", "storage");
         if (newSize.isPresent() && oldSize.isPresent() && newSize.get().compareTo(oldSize.get()) < 0) {
             errors.add(FieldError.forbidden("spec.resources.requests.storage", "field can not be less than previous value"));
         }

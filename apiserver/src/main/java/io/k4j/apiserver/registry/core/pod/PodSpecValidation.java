@@ -2,12 +2,11 @@ package io.k4j.apiserver.registry.core.pod;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.Quantities;
+import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.Trees;
-import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -67,14 +66,14 @@ public final class PodSpecValidation {
                 errors.add(FieldError.invalid(path + ".activeDeadlineSeconds", deadline, "must be between 1 and 2147483647, inclusive"));
             }
         }
-        validateName(Trees.text(spec, "nodeName"), path + ".nodeName", CoreNames.dns1123Subdomain(Trees.text(spec, "nodeName")), errors);
-        validateName(Trees.text(spec, "serviceAccountName"), path + ".serviceAccountName", CoreNames.dns1123Subdomain(Trees.text(spec, "serviceAccountName")), errors);
-        validateName(Trees.text(spec, "hostname"), path + ".hostname", CoreNames.dns1123Label(Trees.text(spec, "hostname")), errors);
-        validateName(Trees.text(spec, "subdomain"), path + ".subdomain", CoreNames.dns1123Label(Trees.text(spec, "subdomain")), errors);
-        validateName(Trees.text(spec, "schedulerName"), path + ".schedulerName", CoreNames.dns1123Subdomain(Trees.text(spec, "schedulerName")), errors);
-        validateName(Trees.text(spec, "priorityClassName"), path + ".priorityClassName", CoreNames.dns1123Subdomain(Trees.text(spec, "priorityClassName")), errors);
+        validateName(Trees.text(spec, "nodeName"), path + ".nodeName", NameValidation.isDns1123Subdomain(Trees.text(spec, "nodeName")), errors);
+        validateName(Trees.text(spec, "serviceAccountName"), path + ".serviceAccountName", NameValidation.isDns1123Subdomain(Trees.text(spec, "serviceAccountName")), errors);
+        validateName(Trees.text(spec, "hostname"), path + ".hostname", NameValidation.isDns1123Label(Trees.text(spec, "hostname")), errors);
+        validateName(Trees.text(spec, "subdomain"), path + ".subdomain", NameValidation.isDns1123Label(Trees.text(spec, "subdomain")), errors);
+        validateName(Trees.text(spec, "schedulerName"), path + ".schedulerName", NameValidation.isDns1123Subdomain(Trees.text(spec, "schedulerName")), errors);
+        validateName(Trees.text(spec, "priorityClassName"), path + ".priorityClassName", NameValidation.isDns1123Subdomain(Trees.text(spec, "priorityClassName")), errors);
         for (Map.Entry<String, JsonNode> entry : Trees.at(spec, "nodeSelector").properties()) {
-            for (String message : CoreNames.qualifiedName(entry.getKey())) {
+            for (String message : NameValidation.isQualifiedName(entry.getKey())) {
                 errors.add(FieldError.invalid(path + ".nodeSelector", entry.getKey(), message));
             }
         }
@@ -90,7 +89,7 @@ public final class PodSpecValidation {
             String key = Trees.text(toleration, "key");
             String operator = Trees.text(toleration, "operator");
             if (!key.isEmpty()) {
-                for (String message : CoreNames.qualifiedName(key)) {
+                for (String message : NameValidation.isQualifiedName(key)) {
                     errors.add(FieldError.invalid(itemPath + ".key", key, message));
                 }
             } else if (!operator.equals("Exists")) {
@@ -123,7 +122,7 @@ public final class PodSpecValidation {
             if (name.isEmpty()) {
                 errors.add(FieldError.required(itemPath + ".name", ""));
             } else {
-                for (String message : CoreNames.dns1123Label(name)) {
+                for (String message : NameValidation.isDns1123Label(name)) {
                     errors.add(FieldError.invalid(itemPath + ".name", name, message));
                 }
                 if (!names.add(name)) {
@@ -155,7 +154,7 @@ public final class PodSpecValidation {
             if (name.isEmpty()) {
                 errors.add(FieldError.required(itemPath + ".name", ""));
             } else {
-                for (String message : CoreNames.dns1123Label(name)) {
+                for (String message : NameValidation.isDns1123Label(name)) {
                     errors.add(FieldError.invalid(itemPath + ".name", name, message));
                 }
                 if (!containerNames.add(name)) {
@@ -184,7 +183,7 @@ public final class PodSpecValidation {
             String itemPath = path + "[" + index + "]";
             String name = Trees.text(port, "name");
             if (!name.isEmpty()) {
-                List<String> messages = CoreNames.portName(name);
+                List<String> messages = NameValidation.isValidPortName(name);
                 if (!messages.isEmpty()) {
                     messages.forEach(message -> errors.add(FieldError.invalid(itemPath + ".name", name, message)));
                 } else if (!names.add(name)) {
@@ -195,11 +194,11 @@ public final class PodSpecValidation {
             if (containerPort == 0) {
                 errors.add(FieldError.required(itemPath + ".containerPort", ""));
             } else {
-                CoreNames.portNumber(containerPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".containerPort", containerPort, message)));
+                NameValidation.isValidPortNumber(containerPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".containerPort", containerPort, message)));
             }
             long hostPort = Trees.integer(port, "hostPort");
             if (hostPort != 0) {
-                CoreNames.portNumber(hostPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".hostPort", hostPort, message)));
+                NameValidation.isValidPortNumber(hostPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".hostPort", hostPort, message)));
             }
             validateOneOf(Trees.text(port, "protocol"), PROTOCOLS, itemPath + ".protocol", errors);
         }
@@ -213,7 +212,7 @@ public final class PodSpecValidation {
             if (name.isEmpty()) {
                 errors.add(FieldError.required(itemPath + ".name", ""));
             } else {
-                CoreNames.environmentVariableName(name).forEach(message -> errors.add(FieldError.invalid(itemPath + ".name", name, message)));
+                relaxedEnvironmentVariableName(name).forEach(message -> errors.add(FieldError.invalid(itemPath + ".name", name, message)));
             }
             JsonNode valueFrom = Trees.at(variable, "valueFrom");
             if (valueFrom.isObject()) {
@@ -233,6 +232,19 @@ public final class PodSpecValidation {
                 }
             }
         }
+    }
+
+    /**
+     * An environment variable name under upstream's RelaxedEnvironmentVariableValidation (on by default since 1.32):
+     * any printable ASCII character except '='.
+     */
+    private static List<String> relaxedEnvironmentVariableName(String name) {
+        boolean valid = !name.isEmpty();
+        for (int index = 0; index < name.length() && valid; index++) {
+            char character = name.charAt(index);
+            valid = character >= ' ' && character <= '~' && character != '=';
+        }
+        return valid ? List.of() : List.of("a valid environment variable name must consist only of printable ASCII characters other than '='");
     }
 
     private static void validateVolumeMounts(List<JsonNode> mounts, String path, Set<String> volumeNames, FieldErrors errors) {
@@ -258,8 +270,8 @@ public final class PodSpecValidation {
     private static void validateResources(JsonNode resources, String path, FieldErrors errors) {
         JsonNode limits = Trees.at(resources, "limits");
         for (Map.Entry<String, JsonNode> request : Trees.at(resources, "requests").properties()) {
-            Optional<BigDecimal> requested = Quantities.parse(request.getValue().asText());
-            Optional<BigDecimal> limit = limits.has(request.getKey()) ? Quantities.parse(limits.get(request.getKey()).asText()) : Optional.empty();
+            Optional<Quantity> requested = Trees.quantity(request.getValue());
+            Optional<Quantity> limit = Trees.quantity(limits, request.getKey());
             if (requested.isPresent() && limit.isPresent() && requested.get().compareTo(limit.get()) > 0) {
                 errors.add(FieldError.invalid(path + ".requests", request.getValue().asText(),
                         "must be less than or equal to " + request.getKey() + " limit of " + limits.get(request.getKey()).asText()));

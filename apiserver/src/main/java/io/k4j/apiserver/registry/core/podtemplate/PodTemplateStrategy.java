@@ -3,7 +3,7 @@ package io.k4j.apiserver.registry.core.podtemplate;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -18,6 +18,7 @@ import java.util.List;
  * any embedded pod template, and {@code metadata.generation} counts template changes. Thread-safe.
  */
 public final class PodTemplateStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("podtemplates");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Containers", "Names of each container in the template."),
@@ -26,7 +27,7 @@ public final class PodTemplateStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.POD_TEMPLATES;
+        return TYPE;
     }
 
     @Override

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -26,6 +26,7 @@ import java.util.Map;
  * must select the template, whose restart policy must be Always. Thread-safe.
  */
 public final class ReplicationControllerStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("replicationcontrollers");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.integer("Desired", "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller"),
@@ -58,7 +59,7 @@ public final class ReplicationControllerStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.REPLICATION_CONTROLLERS;
+        return TYPE;
     }
 
     @Override

@@ -4,12 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
-import io.k4j.apiserver.registry.core.Quantities;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -19,6 +19,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -26,6 +27,7 @@ import java.util.TreeMap;
  * (cleared on create, kept on update), hard limits are non-negative quantities and scopes are known ones. Thread-safe.
  */
 public final class ResourceQuotaStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("resourcequotas");
     private static final List<String> SCOPES = List.of("BestEffort", "CrossNamespacePodAffinity", "NotBestEffort", "NotTerminating", "PriorityClass", "Terminating",
             "VolumeAttributesClass");
     static final List<TableColumn> COLUMNS = List.of(
@@ -52,7 +54,7 @@ public final class ResourceQuotaStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.RESOURCE_QUOTAS;
+        return TYPE;
     }
 
     @Override
@@ -83,9 +85,10 @@ public final class ResourceQuotaStrategy implements ResourceStrategy {
         for (Map.Entry<String, JsonNode> entry : quantities.properties()) {
             String value = entry.getValue().asText();
             String itemPath = path + "[" + entry.getKey() + "]";
-            if (Quantities.parse(value).isEmpty()) {
+            Optional<Quantity> quantity = Trees.quantity(entry.getValue());
+            if (quantity.isEmpty()) {
                 errors.add(FieldError.invalid(itemPath, value, "must be a valid quantity"));
-            } else if (Quantities.parse(value).get().signum() < 0) {
+            } else if (quantity.get().signum() < 0) {
                 errors.add(FieldError.invalid(itemPath, value, "must be greater than or equal to 0"));
             }
         }

@@ -8,8 +8,8 @@ import io.k4j.api.errors.StatusException;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.api.validation.NameValidation;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -28,6 +28,7 @@ import java.util.Map;
  * the type never changes and an immutable secret keeps its data. Thread-safe.
  */
 public final class SecretStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("secrets");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Type", "Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types"),
@@ -42,7 +43,7 @@ public final class SecretStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.SECRETS;
+        return TYPE;
     }
 
     @Override
@@ -98,7 +99,7 @@ public final class SecretStrategy implements ResourceStrategy {
         JsonNode data = Trees.at(secret, "data");
         long totalSize = 0;
         for (Map.Entry<String, JsonNode> entry : data.properties()) {
-            CoreNames.configMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("data[" + entry.getKey() + "]", entry.getKey(), message)));
+            NameValidation.isConfigMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("data[" + entry.getKey() + "]", entry.getKey(), message)));
             totalSize += decoded(entry.getValue()).length;
         }
         if (totalSize > ConfigMapStrategy.MAX_SIZE) {

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.Addresses;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -31,6 +31,7 @@ import java.util.Set;
  * allocation happen elsewhere. Thread-safe.
  */
 public final class ServiceStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("services");
     static final List<String> TYPES = List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
     static final List<String> SESSION_AFFINITIES = List.of("ClientIP", "None");
     static final List<String> IP_FAMILY_POLICIES = List.of("PreferDualStack", "RequireDualStack", "SingleStack");
@@ -66,7 +67,7 @@ public final class ServiceStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.SERVICES;
+        return TYPE;
     }
 
     @Override
@@ -121,7 +122,7 @@ public final class ServiceStrategy implements ResourceStrategy {
         FieldErrors errors = new FieldErrors();
         String name = Trees.text(service, "metadata", "name");
         if (!name.isEmpty()) {
-            CoreNames.dns1035Label(name).forEach(message -> errors.add(FieldError.invalid("metadata.name", name, message)));
+            NameValidation.isDns1035Label(name).forEach(message -> errors.add(FieldError.invalid("metadata.name", name, message)));
         }
         JsonNode spec = Trees.at(service, "spec");
         String type = Trees.text(spec, "type");
@@ -140,7 +141,7 @@ public final class ServiceStrategy implements ResourceStrategy {
                 errors.add(FieldError.required("spec.externalName", ""));
             } else {
                 String withoutDot = externalName.endsWith(".") ? externalName.substring(0, externalName.length() - 1) : externalName;
-                CoreNames.dns1123Subdomain(withoutDot).forEach(message -> errors.add(FieldError.invalid("spec.externalName", externalName, message)));
+                NameValidation.isDns1123Subdomain(withoutDot).forEach(message -> errors.add(FieldError.invalid("spec.externalName", externalName, message)));
             }
             if (!clusterIp.isEmpty()) {
                 errors.add(FieldError.forbidden("spec.clusterIPs", "may not be set for ExternalName services"));
@@ -172,7 +173,7 @@ public final class ServiceStrategy implements ResourceStrategy {
             }
         }
         for (Map.Entry<String, JsonNode> entry : Trees.at(spec, "selector").properties()) {
-            CoreNames.qualifiedName(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("spec.selector", entry.getKey(), message)));
+            NameValidation.isQualifiedName(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("spec.selector", entry.getKey(), message)));
         }
         return errors;
     }
@@ -187,27 +188,27 @@ public final class ServiceStrategy implements ResourceStrategy {
             if (ports.size() > 1 && name.isEmpty()) {
                 errors.add(FieldError.required(path + ".name", ""));
             } else if (!name.isEmpty()) {
-                CoreNames.dns1123Label(name).forEach(message -> errors.add(FieldError.invalid(path + ".name", name, message)));
+                NameValidation.isDns1123Label(name).forEach(message -> errors.add(FieldError.invalid(path + ".name", name, message)));
                 if (!names.add(name)) {
                     errors.add(FieldError.duplicate(path + ".name", name));
                 }
             }
             long number = Trees.integer(port, "port");
-            CoreNames.portNumber(number).forEach(message -> errors.add(FieldError.invalid(path + ".port", number, message)));
+            NameValidation.isValidPortNumber(number).forEach(message -> errors.add(FieldError.invalid(path + ".port", number, message)));
             String protocol = Trees.text(port, "protocol");
             PodSpecValidation.validateOneOf(protocol, PodSpecValidation.PROTOCOLS, path + ".protocol", errors);
             JsonNode targetPort = Trees.at(port, "targetPort");
             if (targetPort.isNumber()) {
-                CoreNames.portNumber(targetPort.asLong()).forEach(message -> errors.add(FieldError.invalid(path + ".targetPort", targetPort.asLong(), message)));
+                NameValidation.isValidPortNumber(targetPort.asLong()).forEach(message -> errors.add(FieldError.invalid(path + ".targetPort", targetPort.asLong(), message)));
             } else if (targetPort.isTextual()) {
-                CoreNames.portName(targetPort.asText()).forEach(message -> errors.add(FieldError.invalid(path + ".targetPort", targetPort.asText(), message)));
+                NameValidation.isValidPortName(targetPort.asText()).forEach(message -> errors.add(FieldError.invalid(path + ".targetPort", targetPort.asText(), message)));
             }
             long nodePort = Trees.integer(port, "nodePort");
             if (nodePort != 0) {
                 if (type.equals("ClusterIP") || type.equals("ExternalName")) {
                     errors.add(FieldError.forbidden(path + ".nodePort", "may not be used when `type` is '" + type + "'"));
                 } else {
-                    CoreNames.portNumber(nodePort).forEach(message -> errors.add(FieldError.invalid(path + ".nodePort", nodePort, message)));
+                    NameValidation.isValidPortNumber(nodePort).forEach(message -> errors.add(FieldError.invalid(path + ".nodePort", nodePort, message)));
                 }
             }
             if (!protocolPorts.add(protocol + "/" + number)) {

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
@@ -18,6 +18,7 @@ import java.util.List;
  * subdomains, which the store checks). Thread-safe.
  */
 public final class ServiceAccountStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("serviceaccounts");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.integer("Secrets", "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use."),
@@ -31,7 +32,7 @@ public final class ServiceAccountStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.SERVICE_ACCOUNTS;
+        return TYPE;
     }
 
     @Override

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.k4j.api.errors.StatusException;
+import io.k4j.api.resource.BuiltinResources;
+import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.apiserver.authentication.UserInfo;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.FakeObjectStore;
 import io.k4j.apiserver.registry.generic.ObjectStore;
 import io.k4j.apiserver.registry.generic.Registry;
@@ -18,10 +20,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PodSubresourceHandlersTest {
+    private static final GroupVersionResource BUDGETS = new GroupVersionResource("policy", "v1", "poddisruptionbudgets");
     private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2026-01-01T12:00:00Z"));
-    private final FakeObjectStore pods = new FakeObjectStore(CoreTypes.PODS);
-    private final FakeObjectStore budgets = new FakeObjectStore(CoreTypes.POD_DISRUPTION_BUDGETS);
-    private final Registry registry = resource -> resource.equals(CoreTypes.POD_DISRUPTION_BUDGETS.gvr()) ? Optional.<ObjectStore>of(budgets) : Optional.empty();
+    private final FakeObjectStore pods = new FakeObjectStore(CoreResources.type("pods"));
+    private final FakeObjectStore budgets = new FakeObjectStore(BuiltinResources.byResource(BUDGETS).orElseThrow());
+    private final Registry registry = resource -> resource.equals(BUDGETS) ? Optional.<ObjectStore>of(budgets) : Optional.empty();
 
     private Request request(String name) {
         return new Request(pods, "default", name, UserInfo.of("system:kube-scheduler", List.of()), false);
