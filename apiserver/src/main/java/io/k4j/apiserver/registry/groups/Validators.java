@@ -3,26 +3,19 @@ package io.k4j.apiserver.registry.groups;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.NameValidation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Field rules shared by many resources, with upstream's messages (apimachinery's {@code validation} package and
- * {@code apivalidation}'s helpers). Stateless and thread-safe.
+ * {@code apivalidation}'s helpers); name syntax comes from {@link NameValidation}. Stateless and thread-safe.
  */
 public final class Validators {
     public static final String NEGATIVE = "must be greater than or equal to 0";
     public static final String IMMUTABLE = "field is immutable";
 
-    private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final Pattern QUALIFIED_NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
-    private static final String QUALIFIED_NAME_MESSAGE = regexError(
-            "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-            "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]", "MyName", "my.name", "123-abc");
 
     private Validators() {}
 
@@ -43,69 +36,20 @@ public final class Validators {
     }
 
     public static List<String> dns1123Label(String value) {
-        List<String> messages = new ArrayList<>();
-        if (value.length() > 63) {
-            messages.add("must be no more than 63 characters");
-        }
-        if (!DNS1123_LABEL.matcher(value).matches()) {
-            messages.add(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-                    "[a-z0-9]([-a-z0-9]*[a-z0-9])?", "my-name", "123-abc"));
-        }
-        return messages;
+        return NameValidation.isDns1123Label(value);
     }
 
     public static List<String> dns1123Subdomain(String value) {
-        List<String> messages = new ArrayList<>();
-        if (value.length() > 253) {
-            messages.add("must be no more than 253 characters");
-        }
-        if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
-            messages.add(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-                    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", "example.com"));
-        }
-        return messages;
+        return NameValidation.isDns1123Subdomain(value);
     }
 
     /** Upstream's {@code IsQualifiedName}: label keys, annotation keys, provisioner names. */
     public static List<String> qualifiedName(String value) {
-        List<String> messages = new ArrayList<>();
-        String[] parts = value.split("/", -1);
-        String name;
-        if (parts.length == 1) {
-            name = parts[0];
-        } else if (parts.length == 2) {
-            String prefix = parts[0];
-            name = parts[1];
-            if (prefix.isEmpty()) {
-                messages.add("prefix part must be non-empty");
-            } else {
-                dns1123Subdomain(prefix).forEach(message -> messages.add("prefix part " + message));
-            }
-        } else {
-            messages.add("a qualified name " + QUALIFIED_NAME_MESSAGE + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-            return messages;
-        }
-        if (name.isEmpty()) {
-            messages.add("name part must be non-empty");
-        } else if (name.length() > 63) {
-            messages.add("name part must be no more than 63 characters");
-        }
-        if (!QUALIFIED_NAME.matcher(name).matches()) {
-            messages.add("name part " + QUALIFIED_NAME_MESSAGE);
-        }
-        return messages;
+        return NameValidation.isQualifiedName(value);
     }
 
     public static List<String> labelValue(String value) {
-        List<String> messages = new ArrayList<>();
-        if (value.length() > 63) {
-            messages.add("must be no more than 63 characters");
-        }
-        if (!LABEL_VALUE.matcher(value).matches()) {
-            messages.add(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-                    "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?", "MyValue", "my_value", "12345"));
-        }
-        return messages;
+        return NameValidation.isValidLabelValue(value);
     }
 
     /** Upstream's {@code path.IsValidPathSegmentName}, the name rule of RBAC objects. */
