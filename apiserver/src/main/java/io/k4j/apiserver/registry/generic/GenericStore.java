@@ -504,7 +504,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 }
                 try {
                     KeyValue deleted = storage.delete(key, stored.modRevision());
-                    cache.noteWrite(storage.currentRevision());
+                    cache.noteDelete(key, deleted.modRevision());
                     return new WriteResult(toServed(deleted), false, true, warnings);
                 } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
                     continue;
@@ -627,7 +627,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             }
             try {
                 KeyValue deleted = storage.delete(key, stored.modRevision());
-                cache.noteWrite(storage.currentRevision());
+                cache.noteDelete(key, deleted.modRevision());
                 return new WriteResult(toServed(deleted), false, true, List.of());
             } catch (StorageException.Conflict e) {
                 // Changed in between: decide again on the new state.

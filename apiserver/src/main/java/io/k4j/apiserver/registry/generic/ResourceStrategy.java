@@ -76,6 +76,14 @@ public interface ResourceStrategy {
     }
 
     /**
+     * Whether a delete that removes the object at once answers with the object (upstream: pods) rather than a
+     * {@code Success} Status naming it (most resources).
+     */
+    default boolean returnDeletedObject() {
+        return false;
+    }
+
+    /**
      * The values field selectors can match, beyond {@code metadata.name} and {@code metadata.namespace}
      * which the store provides for every resource, e.g. {@code spec.nodeName} and {@code status.phase} for pods.
      */

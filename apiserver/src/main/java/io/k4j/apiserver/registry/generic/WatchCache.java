@@ -55,6 +55,8 @@ public final class WatchCache implements AutoCloseable {
     private final ArrayDeque<CacheEvent> history = new ArrayDeque<>();
     private final Set<Watcher> watchers = new LinkedHashSet<>();
     private final AtomicLong lastWriteRevision = new AtomicLong();
+    /** Deletes made through this apiserver not yet seen, by key: the storage SPI does not report a delete's revision. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Long> pendingDeletes = new java.util.concurrent.ConcurrentHashMap<>();
     private long revision;
     private long windowStart;
     private boolean ready;
@@ -90,6 +92,7 @@ public final class WatchCache implements AutoCloseable {
         try {
             objects.clear();
             history.clear();
+            pendingDeletes.clear();
             for (CachedObject object : decoded) {
                 objects.put(object.key(), object);
             }
@@ -139,9 +142,38 @@ public final class WatchCache implements AutoCloseable {
         lastWriteRevision.accumulateAndGet(writeRevision, Math::max);
     }
 
+    /**
+     * Records a delete this apiserver made of the key whose last mod revision was {@code lastModRevision}, so
+     * reads wait until the cache has seen it.
+     */
+    public void noteDelete(String key, long lastModRevision) {
+        lock.readLock().lock();
+        try {
+            CachedObject cached = objects.get(key);
+            if (cached != null && cached.revision() <= lastModRevision) {
+                pendingDeletes.merge(key, lastModRevision, Math::max);
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** Waits until the cache has seen every write this apiserver made; false on timeout. */
     public boolean waitForOwnWrites(Duration timeout) {
-        return waitForRevision(lastWriteRevision.get(), timeout);
+        long wanted = lastWriteRevision.get();
+        long remaining = timeout.toNanos();
+        lock.writeLock().lock();
+        try {
+            while ((!ready || revision < wanted || !pendingDeletes.isEmpty()) && remaining > 0) {
+                remaining = advanced.awaitNanos(remaining);
+            }
+            return ready && revision >= wanted && pendingDeletes.isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** Waits until the cache has seen {@code wanted}; false on timeout. */
@@ -204,7 +236,7 @@ public final class WatchCache implements AutoCloseable {
         lock.writeLock().lock();
         try {
             if (afterRevision < windowStart) {
-                throw StatusException.gone("too old resource version: " + afterRevision + " (" + (windowStart + 1) + ")");
+                throw StatusException.expired("too old resource version: " + afterRevision + " (" + (windowStart + 1) + ")");
             }
             Watcher watcher = new Watcher(filter);
             for (CacheEvent event : history) {
@@ -261,6 +293,9 @@ public final class WatchCache implements AutoCloseable {
         try {
             for (Decoded change : changes) {
                 CachedObject previous = change.deleted() ? objects.remove(change.key()) : objects.put(change.key(), change.object());
+                if (change.deleted()) {
+                    pendingDeletes.remove(change.key());
+                }
                 WatchItem.EventType type = change.deleted() ? WatchItem.EventType.DELETED : previous == null ? WatchItem.EventType.ADDED : WatchItem.EventType.MODIFIED;
                 if (change.deleted() && previous == null) {
                     continue;
