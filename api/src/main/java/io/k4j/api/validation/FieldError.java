@@ -2,6 +2,8 @@ package io.k4j.api.validation;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.api.codec.GoStrings;
+
 /**
  * One problem with one field, as upstream's {@code field.Error}.
  *
@@ -76,6 +78,17 @@ public record FieldError(Type type, String field, Object badValue, String detail
         return new FieldError(Type.TOO_LONG, field, badValue, "must have at most " + maxLength + " bytes");
     }
 
+    /** A list with too many items; {@code actualQuantity} is shown unless negative. */
+    public static FieldError tooMany(String field, int actualQuantity, int maxQuantity) {
+        String detail = maxQuantity >= 0 ? "must have at most " + maxQuantity + " items" : "has too many items";
+        return new FieldError(Type.TOO_MANY, field, actualQuantity >= 0 ? actualQuantity : null, detail);
+    }
+
+    /** A failure that is not the user's fault. */
+    public static FieldError internal(String field, String detail) {
+        return new FieldError(Type.INTERNAL, field, null, detail);
+    }
+
     public static FieldError notFound(String field, Object badValue) {
         return new FieldError(Type.NOT_FOUND, field, badValue, "");
     }
@@ -87,17 +100,48 @@ public record FieldError(Type type, String field, Object badValue, String detail
      */
     public String message() {
         StringBuilder message = new StringBuilder(field).append(": ").append(type.description());
-        if (type != Type.REQUIRED && type != Type.FORBIDDEN && type != Type.TOO_MANY && type != Type.INTERNAL && badValue != null) {
-            message.append(": ");
-            if (badValue instanceof String string) {
-                message.append('"').append(string).append('"');
-            } else {
-                message.append(badValue);
-            }
+        boolean showsValue = switch (type) {
+            case REQUIRED, FORBIDDEN, TOO_LONG, INTERNAL -> false;
+            case TOO_MANY -> badValue != null;
+            case INVALID, DUPLICATE, NOT_SUPPORTED, NOT_FOUND, UNKNOWN_FIELD -> true;
+        };
+        if (showsValue) {
+            message.append(": ").append(formatValue(badValue));
         }
         if (!detail.isEmpty()) {
             message.append(": ").append(detail);
         }
         return message.toString();
+    }
+
+    /**
+     * A bad value as upstream's Go formatting shows it: strings quoted ({@code %q}), numbers and booleans
+     * plain, a missing value as {@code null}, a list of strings as {@code []string{"a", "b"}}.
+     */
+    static String formatValue(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof String string) {
+            return quote(string);
+        }
+        if (value instanceof com.fasterxml.jackson.databind.JsonNode node) {
+            if (node.isNull() || node.isMissingNode()) {
+                return "null";
+            }
+            return node.isTextual() ? quote(node.textValue()) : node.toString();
+        }
+        if (value instanceof java.util.List<?> list && list.stream().allMatch(String.class::isInstance)) {
+            StringBuilder builder = new StringBuilder("[]string{");
+            for (int i = 0; i < list.size(); i++) {
+                builder.append(i == 0 ? "" : ", ").append(quote((String) list.get(i)));
+            }
+            return builder.append('}').toString();
+        }
+        return String.valueOf(value);
+    }
+
+    static String quote(String value) {
+        return GoStrings.quote(value);
     }
 }

@@ -1,0 +1,116 @@
+package io.k4j.api.codec;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * The one Jackson setup every module shares, so that all JSON k4j reads and writes follows the same rules:
+ * <ul>
+ *   <li>object properties keep their order (trees are {@link java.util.LinkedHashMap}-backed);</li>
+ *   <li>integers keep their full int64 (or larger) value and decimals are read as {@link java.math.BigDecimal}
+ *       without normalisation, so a value written back is the value read ({@code 0.10} stays {@code 0.10});</li>
+ *   <li>typed reads ignore unknown properties (objects from newer clients still decode into fabric8 models);</li>
+ *   <li>typed writes leave out {@code null} properties, as upstream's {@code omitempty} does for pointers.</li>
+ * </ul>
+ * Request bodies are decoded with {@link Codec}, which adds upstream's error messages; this class is for
+ * trusted JSON (storage, internal conversions). {@link ObjectMapper} is thread-safe once configured; so is
+ * this class.
+ */
+public final class Json {
+    private static final JsonNodeFactory NODE_FACTORY = JsonNodeFactory.withExactBigDecimals(true);
+
+    private static final JsonMapper MAPPER = JsonMapper.builder()
+            .nodeFactory(NODE_FACTORY)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
+
+    static {
+        // Go's decoder accepts 10000 levels of nesting; Jackson's default of 1000 would reject objects upstream takes.
+        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(10_000).build());
+    }
+
+    private Json() {}
+
+    /** The shared mapper; do not reconfigure it. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /** The node factory every tree should be built with (exact decimals). */
+    public static JsonNodeFactory nodeFactory() {
+        return NODE_FACTORY;
+    }
+
+    /** A new empty object node. */
+    public static ObjectNode object() {
+        return NODE_FACTORY.objectNode();
+    }
+
+    /** Parses trusted JSON bytes into a tree. */
+    public static JsonNode read(byte[] json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (IOException exception) {
+            throw new UncheckedIOException(exception);
+        }
+    }
+
+    /** Parses trusted JSON text into a tree. */
+    public static JsonNode read(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException exception) {
+            throw new UncheckedIOException(exception);
+        }
+    }
+
+    /** Compact JSON bytes of a tree or model object. */
+    public static byte[] write(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException exception) {
+            throw new UncheckedIOException(exception);
+        }
+    }
+
+    /** Compact JSON text of a tree or model object. */
+    public static String writeString(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException exception) {
+            throw new UncheckedIOException(exception);
+        }
+    }
+
+    /** Converts a tree into a typed model (e.g. a fabric8 {@code Pod}). */
+    public static <T> T convert(JsonNode tree, Class<T> type) {
+        try {
+            return MAPPER.treeToValue(tree, type);
+        } catch (JsonProcessingException exception) {
+            throw new IllegalArgumentException(exception.getOriginalMessage(), exception);
+        }
+    }
+
+    /** Converts a typed model into a tree. */
+    public static <T extends JsonNode> T toTree(Object value) {
+        return MAPPER.valueToTree(value);
+    }
+}

@@ -1,0 +1,43 @@
+package io.k4j.api.codec;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Timestamps in upstream's wire formats: {@code metav1.Time} is RFC 3339 in UTC with whole seconds
+ * ({@code 2024-01-02T03:04:05Z}); {@code metav1.MicroTime} has exactly six fractional digits
+ * ({@code 2024-01-02T03:04:05.123456Z}, used by Leases and events.k8s.io Events). Stateless and thread-safe.
+ */
+public final class Timestamps {
+    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    private Timestamps() {}
+
+    /** {@code metav1.Time}: truncated (not rounded) to the second, as upstream does. */
+    public static String format(Instant instant) {
+        return SECONDS.format(instant.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    /** {@code metav1.MicroTime}: truncated to the microsecond, always six digits. */
+    public static String formatMicro(Instant instant) {
+        return MICROS.format(instant.truncatedTo(ChronoUnit.MICROS));
+    }
+
+    /**
+     * Parses an RFC 3339 timestamp with or without fractional seconds and with {@code Z} or a numeric offset.
+     *
+     * @throws IllegalArgumentException when the text is not RFC 3339
+     */
+    public static Instant parse(String text) {
+        try {
+            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        } catch (DateTimeParseException exception) {
+            throw new IllegalArgumentException("parsing time \"" + text + "\" as \"2006-01-02T15:04:05Z07:00\": cannot parse", exception);
+        }
+    }
+}
