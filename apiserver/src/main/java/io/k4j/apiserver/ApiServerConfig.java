@@ -2,9 +2,12 @@ package io.k4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.api.patch.StrategicMergePatch;
+import io.k4j.api.schema.UnknownFields;
 import io.k4j.apiserver.admission.AdmissionPlugin;
 import io.k4j.apiserver.authentication.Authenticator;
 import io.k4j.apiserver.authorization.Authorizer;
+import io.k4j.apiserver.discovery.BuiltinOpenApi;
 import io.k4j.apiserver.discovery.HealthCheck;
 import io.k4j.apiserver.discovery.OpenApiSource;
 import io.k4j.apiserver.endpoints.StrategicMergePatcher;
@@ -40,9 +43,10 @@ import java.util.Optional;
  * @param createOnlyResources the served create-only resources (reviews)
  * @param nonResourceHandlers extra paths
  * @param version what {@code /version} answers
- * @param openApi the OpenAPI documents, when available
- * @param unknownFields detects unknown fields for {@code fieldValidation}, when available
- * @param strategicMergePatcher applies strategic merge patches, when available (else those patches are 415)
+ * @param openApi the OpenAPI documents, when available (the builder defaults to the built-in schemas')
+ * @param unknownFields detects unknown fields for {@code fieldValidation}, when available (builder default: built-in schemas)
+ * @param strategicMergePatcher applies strategic merge patches, when available, else those patches are 415 (builder
+ *     default: built-in schemas)
  * @param healthChecks checks of {@code /healthz}, {@code /livez} and {@code /readyz} beyond {@code ping} and {@code etcd}
  * @param maxRequestBodyBytes larger bodies are a 413
  * @param watchCacheCapacity recent events per resource a watch can resume from
@@ -235,7 +239,22 @@ public record ApiServerConfig(
             return this;
         }
 
+        /**
+         * Builds the config. Without an explicit OpenAPI source, unknown-field detector or strategic merge patcher,
+         * the built-in schemas' ones are used.
+         */
         public ApiServerConfig build() {
+            if (openApi == null) {
+                openApi = new BuiltinOpenApi();
+            }
+            if (unknownFields == null) {
+                UnknownFields builtin = UnknownFields.builtin();
+                unknownFields = (type, object) -> builtin.find(type.gvk(), object);
+            }
+            if (strategicMergePatcher == null) {
+                StrategicMergePatch builtin = StrategicMergePatch.builtin();
+                strategicMergePatcher = (type, original, patch) -> builtin.apply(type.gvk(), original, patch);
+            }
             return new ApiServerConfig(host, port, servingKeyStore, servingKeyPassword, clientCaCertificates, authenticators, allowAnonymous,
                     Optional.ofNullable(impersonator), authorizers, admissionPlugins, storage, resources, createOnlyResources, nonResourceHandlers,
                     version, Optional.ofNullable(openApi), Optional.ofNullable(unknownFields), Optional.ofNullable(strategicMergePatcher),

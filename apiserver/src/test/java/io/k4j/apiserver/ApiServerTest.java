@@ -12,9 +12,10 @@ import io.k4j.apiserver.authorization.Authorizer;
 import io.k4j.apiserver.authorization.Decision;
 import io.k4j.apiserver.registry.generic.GenericStrategy;
 import io.k4j.apiserver.registry.generic.Json;
-import io.k4j.apiserver.testing.InMemoryKeyValueStore;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
+import io.k4j.storage.sqlite.SqliteKeyValueStore;
+import java.nio.file.Path;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -35,13 +36,17 @@ import javax.naming.ldap.Rdn;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Starts the apiserver on 127.0.0.1 over HTTPS and drives it with java.net.http like a client would. */
 class ApiServerTest {
     private static final String KUBECTL_TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
     private static final String AGGREGATED_ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
-    private static InMemoryKeyValueStore storage;
+    @TempDir
+    static Path directory;
+
+    private static SqliteKeyValueStore storage;
     private static ApiServer server;
     private static HttpClient admin;
     private static HttpClient anonymous;
@@ -94,7 +99,7 @@ class ApiServerTest {
     @BeforeAll
     static void start() throws Exception {
         TestCertificates certificates = new TestCertificates();
-        storage = new InMemoryKeyValueStore();
+        storage = SqliteKeyValueStore.open(directory.resolve("state.db"));
         InstantSource clock = InstantSource.system();
         ApiServerConfig config = ApiServerConfig.builder(storage, certificates.servingKeyStore(), TestCertificates.PASSWORD)
                 .listen("127.0.0.1", 0)
@@ -182,8 +187,11 @@ class ApiServerTest {
         HttpResponse<String> patched = send(admin, "PATCH", "/api/v1/namespaces/default/configmaps/crud", "application/json-patch+json",
                 "[{\"op\":\"replace\",\"path\":\"/data/key\",\"value\":\"three\"}]");
         assertThat(json(patched).path("data").path("key").asText()).isEqualTo("three");
-        HttpResponse<String> strategic = send(admin, "PATCH", "/api/v1/namespaces/default/configmaps/crud", "application/strategic-merge-patch+json", "{}");
-        assertThat(strategic.statusCode()).as("no strategic merge patcher configured").isEqualTo(415);
+        HttpResponse<String> strategic = send(admin, "PATCH", "/api/v1/namespaces/default/configmaps/crud", "application/strategic-merge-patch+json", "{\"data\":{\"other\":null}}");
+        assertThat(strategic.statusCode()).isEqualTo(200);
+        assertThat(json(strategic).path("data").has("other")).isFalse();
+        HttpResponse<String> apply = send(admin, "PATCH", "/api/v1/namespaces/default/configmaps/crud", "application/apply-patch+yaml", "data: {}");
+        assertThat(apply.statusCode()).isEqualTo(415);
 
         HttpResponse<String> deleted = send(admin, "DELETE", "/api/v1/namespaces/default/configmaps/crud", null, null);
         assertThat(deleted.statusCode()).isEqualTo(200);
@@ -283,6 +291,33 @@ class ApiServerTest {
 
         HttpResponse<String> allowed = send(anonymous, "GET", "/api/v1/namespaces/default/configmaps", null, null, "Authorization", "Bearer bob-token");
         assertThat(allowed.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void fieldValidationRejectsOrWarnsAboutUnknownFields() throws Exception {
+        String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"%s\"},\"dataa\":{}}";
+
+        HttpResponse<String> strict = send(admin, "POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Strict", "application/json", body.formatted("strict"));
+        HttpResponse<String> warn = send(admin, "POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Warn", "application/json", body.formatted("warn"));
+        HttpResponse<String> duplicate = send(admin, "POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Strict", "application/json",
+                "{\"metadata\":{\"name\":\"a\",\"name\":\"b\"}}");
+
+        assertThat(strict.statusCode()).isEqualTo(400);
+        assertThat(json(strict).path("message").asText()).isEqualTo("strict decoding error: unknown field \"dataa\"");
+        assertThat(warn.statusCode()).isEqualTo(201);
+        assertThat(warn.headers().allValues("warning")).containsExactly("299 - \"unknown field \\\"dataa\\\"\"");
+        assertThat(duplicate.statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void servesOpenApiDocuments() throws Exception {
+        HttpResponse<String> v2 = send(admin, "GET", "/openapi/v2", null, null);
+        HttpResponse<String> v3 = send(admin, "GET", "/openapi/v3", null, null);
+
+        assertThat(json(v2).path("swagger").asText()).isEqualTo("2.0");
+        String path = json(v3).path("paths").path("api/v1").path("serverRelativeURL").asText();
+        assertThat(path).startsWith("/openapi/v3/api/v1");
+        assertThat(send(admin, "GET", path, null, null).statusCode()).isEqualTo(200);
     }
 
     @Test

@@ -8,14 +8,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.api.resource.ResourceType;
+import io.k4j.api.selection.FieldSelector;
+import io.k4j.api.selection.LabelSelector;
+import io.k4j.api.selection.SelectorParseException;
+import io.k4j.api.schema.UnknownFields;
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.registry.generic.CachedObject;
 import io.k4j.apiserver.registry.generic.CreateOnlyResource;
 import io.k4j.apiserver.registry.generic.DeleteOptions;
-import io.k4j.apiserver.registry.generic.FieldSelector;
 import io.k4j.apiserver.registry.generic.GenericStore;
 import io.k4j.apiserver.registry.generic.Json;
-import io.k4j.apiserver.registry.generic.LabelSelector;
 import io.k4j.apiserver.registry.generic.ListOptions;
 import io.k4j.apiserver.registry.generic.ListResult;
 import io.k4j.apiserver.registry.generic.OperationContext;
@@ -491,11 +493,10 @@ public final class ResourceHandler {
         if (unknown.isEmpty()) {
             return List.of();
         }
-        List<String> messages = unknown.stream().map(path -> "unknown field \"" + path + "\"").toList();
         if (validation.equals("Strict")) {
-            throw StatusException.badRequest("strict decoding error: " + String.join(", ", messages));
+            throw StatusException.badRequest(UnknownFields.strictDecodingMessage(unknown));
         }
-        return messages;
+        return unknown.stream().map(UnknownFields::message).toList();
     }
 
     private static boolean dryRun(HttpExchange exchange) {
@@ -561,15 +562,23 @@ public final class ResourceHandler {
     }
 
     private static ListOptions listOptions(HttpExchange exchange, RequestInfo info) {
-        FieldSelector fieldSelector = FieldSelector.parse(exchange.queryParameter("fieldSelector"));
-        if (info.verb().equals("watch") && !info.name().isEmpty() && fieldSelector.requiredValue("metadata.name") == null) {
-            List<FieldSelector.Term> terms = new ArrayList<>(fieldSelector.terms());
-            terms.add(new FieldSelector.Term("metadata.name", info.name(), false));
-            fieldSelector = new FieldSelector(terms);
+        String fieldText = orEmpty(exchange.queryParameter("fieldSelector"));
+        LabelSelector labelSelector;
+        FieldSelector fieldSelector;
+        try {
+            fieldSelector = FieldSelector.parse(fieldText);
+            if (info.verb().equals("watch") && !info.name().isEmpty() && fieldSelector.requiresExactMatch("metadata.name").isEmpty()) {
+                // A watch of one object (/watch/…/name) is a watch with a name field selector, as upstream rewrites it.
+                String byName = "metadata.name=" + FieldSelector.escapeValue(info.name());
+                fieldSelector = FieldSelector.parse(fieldText.isBlank() ? byName : fieldText + "," + byName);
+            }
+            labelSelector = LabelSelector.parse(orEmpty(exchange.queryParameter("labelSelector")));
+        } catch (SelectorParseException e) {
+            throw StatusException.badRequest(e.getMessage());
         }
         String sendInitialEvents = exchange.queryParameter("sendInitialEvents");
         return new ListOptions(
-                LabelSelector.parse(exchange.queryParameter("labelSelector")),
+                labelSelector,
                 fieldSelector,
                 parseLong(exchange.queryParameter("limit"), "limit"),
                 orEmpty(exchange.queryParameter("continue")),

@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.resource.ResourceType;
+import io.k4j.api.selection.FieldSelector;
+import io.k4j.api.selection.LabelSelector;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.admission.AdmissionAttributes;
 import io.k4j.apiserver.admission.Operation;
 import io.k4j.storage.KeyValue;
@@ -316,7 +319,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         LabelSelector labels = options.labelSelector();
         FieldSelector fields = options.fieldSelector();
         if (!fields.isEverything()) {
-            fields.checkSupported(selectableFields);
+            fields.firstUnsupportedField(selectableFields).ifPresent(field -> {
+                throw StatusException.badRequest("field label not supported: " + field);
+            });
         }
         return object -> (namespace.isEmpty() || namespace.equals(object.namespace()))
                 && (labels.isEverything() || labels.matches(object.labels()))
@@ -382,7 +387,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             checkNamespace(object, namespace);
         }
         strategy.prepareForCreate(object);
-        FieldErrors errors = MetadataValidation.validate(object, type.namespaced());
+        FieldErrors errors = ObjectMetaValidation.validateCreate(object, type.namespaced(), strategy.nameValidator());
         errors.addAll(strategy.validate(object));
         if (!errors.isEmpty()) {
             throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);
@@ -486,7 +491,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 admission.admit(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
                 checkNamespace(updated, namespace);
             }
-            FieldErrors errors = MetadataValidation.validateUpdate(updated, current, type.namespaced());
+            FieldErrors errors = ObjectMetaValidation.validateUpdate(updated, current);
             errors.addAll(rules.validateUpdate(updated, current));
             if (!errors.isEmpty()) {
                 throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);

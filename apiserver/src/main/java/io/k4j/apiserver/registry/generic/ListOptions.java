@@ -2,6 +2,9 @@ package io.k4j.apiserver.registry.generic;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.api.selection.FieldSelector;
+import io.k4j.api.selection.LabelSelector;
+
 /**
  * The options of a LIST or WATCH, as upstream's {@code metav1.ListOptions}.
  *
@@ -27,7 +30,7 @@ public record ListOptions(
         long timeoutSeconds) {
     public static final String NOT_OLDER_THAN = "NotOlderThan";
     public static final String EXACT = "Exact";
-    public static final ListOptions EVERYTHING = new ListOptions(LabelSelector.EVERYTHING, FieldSelector.EVERYTHING, 0, "", "", "", false, null, 0);
+    public static final ListOptions EVERYTHING = new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 0, "", "", "", false, null, 0);
 
     public ListOptions {
         requireNonNull(labelSelector, "labelSelector is null");

@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
+import io.k4j.api.selection.FieldSelector;
+import io.k4j.api.selection.LabelSelector;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.admission.AdmissionAttributes;
 import io.k4j.apiserver.admission.MutatingAdmissionPlugin;
 import io.k4j.apiserver.admission.Operation;
 import io.k4j.apiserver.admission.ValidatingAdmissionPlugin;
-import io.k4j.apiserver.testing.InMemoryKeyValueStore;
 import io.k4j.apiserver.testing.TestResources;
+import io.k4j.storage.sqlite.SqliteKeyValueStore;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -20,12 +23,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class GenericStoreTest {
     private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2026-01-02T03:04:05Z"));
-    private final InMemoryKeyValueStore storage = new InMemoryKeyValueStore();
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    private SqliteKeyValueStore storage;
+
+    @BeforeEach
+    void openStorage(@TempDir Path directory) {
+        storage = SqliteKeyValueStore.open(directory.resolve("state.db"));
+    }
 
     @AfterEach
     void tearDown() throws Exception {
@@ -274,18 +284,18 @@ class GenericStoreTest {
         }
         pods.create("other", pod("pod-x", Map.of("app", "even")), user());
 
-        ListResult even = pods.list("default", ListOptions.EVERYTHING.withSelectors(LabelSelector.parse("app in (even)"), FieldSelector.EVERYTHING));
+        ListResult even = pods.list("default", ListOptions.EVERYTHING.withSelectors(LabelSelector.parse("app in (even)"), FieldSelector.everything()));
         assertThat(even.items()).extracting(CachedObject::name).containsExactly("pod-0", "pod-2", "pod-4");
         ListResult everywhere = pods.list("", ListOptions.EVERYTHING.withSelectors(LabelSelector.parse("app=even"), FieldSelector.parse("metadata.namespace!=default")));
         assertThat(everywhere.items()).extracting(CachedObject::name).containsExactly("pod-x");
-        assertThatThrownBy(() -> pods.list("", ListOptions.EVERYTHING.withSelectors(LabelSelector.EVERYTHING, FieldSelector.parse("spec.unknown=x"))))
+        assertThatThrownBy(() -> pods.list("", ListOptions.EVERYTHING.withSelectors(LabelSelector.everything(), FieldSelector.parse("spec.unknown=x"))))
                 .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.getMessage()).isEqualTo("field label not supported: spec.unknown"));
 
-        ListOptions firstPage = new ListOptions(LabelSelector.EVERYTHING, FieldSelector.EVERYTHING, 2, "", "", "", false, null, 0);
+        ListOptions firstPage = new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, "", "", "", false, null, 0);
         ListResult page1 = pods.list("default", firstPage);
         pods.create("default", pod("pod-9", Map.of()), user());
-        ListResult page2 = pods.list("default", new ListOptions(LabelSelector.EVERYTHING, FieldSelector.EVERYTHING, 2, page1.continueToken(), "", "", false, null, 0));
-        ListResult page3 = pods.list("default", new ListOptions(LabelSelector.EVERYTHING, FieldSelector.EVERYTHING, 2, page2.continueToken(), "", "", false, null, 0));
+        ListResult page2 = pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page1.continueToken(), "", "", false, null, 0));
+        ListResult page3 = pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page2.continueToken(), "", "", false, null, 0));
 
         assertThat(page1.items()).extracting(CachedObject::name).containsExactly("pod-0", "pod-1");
         assertThat(page1.remainingItemCount()).isEqualTo(3);
@@ -295,7 +305,7 @@ class GenericStoreTest {
         assertThat(page3.revision()).isEqualTo(page1.revision());
 
         storage.compact(storage.currentRevision());
-        assertThatThrownBy(() -> pods.list("default", new ListOptions(LabelSelector.EVERYTHING, FieldSelector.EVERYTHING, 2, page1.continueToken(), "", "", false, null, 0)))
+        assertThatThrownBy(() -> pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page1.continueToken(), "", "", false, null, 0)))
                 .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(410));
     }
 
@@ -305,7 +315,7 @@ class GenericStoreTest {
         ObjectNode first = pods.create("default", pod("a", Map.of("app", "x")), user()).object();
         long afterFirst = Long.parseLong(Json.metadataText(first, "resourceVersion"));
 
-        WatchCache.Watcher watcher = pods.watch("default", new ListOptions(LabelSelector.parse("app=x"), FieldSelector.EVERYTHING, 0, "", Long.toString(afterFirst), "", false, null, 0));
+        WatchCache.Watcher watcher = pods.watch("default", new ListOptions(LabelSelector.parse("app=x"), FieldSelector.everything(), 0, "", Long.toString(afterFirst), "", false, null, 0));
         pods.create("default", pod("b", Map.of("app", "x")), user());
         pods.create("default", pod("c", Map.of("app", "y")), user());
         pods.update("default", "b", "", current -> {
@@ -323,7 +333,7 @@ class GenericStoreTest {
             pods.create("default", pod("filler-" + i, Map.of()), user());
         }
         pods.list("default", ListOptions.EVERYTHING);
-        assertThatThrownBy(() -> pods.watch("default", new ListOptions(LabelSelector.EVERYTHING, FieldSelector.EVERYTHING, 0, "", Long.toString(afterFirst), "", false, null, 0)))
+        assertThatThrownBy(() -> pods.watch("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 0, "", Long.toString(afterFirst), "", false, null, 0)))
                 .isInstanceOfSatisfying(StatusException.class, e -> {
                     assertThat(e.code()).isEqualTo(410);
                     assertThat(e.getMessage()).startsWith("too old resource version: " + afterFirst + " (");
@@ -335,7 +345,7 @@ class GenericStoreTest {
         GenericStore pods = pods();
         pods.create("default", pod("a", Map.of()), user());
 
-        WatchCache.Watcher watcher = pods.watch("default", new ListOptions(LabelSelector.EVERYTHING, FieldSelector.EVERYTHING, 0, "", "", "NotOlderThan", true, true, 0));
+        WatchCache.Watcher watcher = pods.watch("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 0, "", "", "NotOlderThan", true, true, 0));
 
         assertThat(describe(watcher.poll(Duration.ofSeconds(5)))).isEqualTo("ADDED a");
         assertThat(watcher.poll(Duration.ofSeconds(5))).isInstanceOfSatisfying(WatchItem.Bookmark.class, bookmark -> assertThat(bookmark.initialEventsEnd()).isTrue());
