@@ -313,7 +313,14 @@ public final class Codec {
                 case LONG -> factory.numberNode(parser.getLongValue());
                 default -> factory.numberNode(parser.getBigIntegerValue());
             };
-            case VALUE_NUMBER_FLOAT -> factory.numberNode(parser.getDecimalValue());
+            case VALUE_NUMBER_FLOAT -> {
+                try {
+                    yield factory.numberNode(parser.getDecimalValue());
+                } catch (NumberFormatException exception) {
+                    // YAML's .inf and .nan have no JSON form; upstream's YAML-to-JSON conversion fails on them too.
+                    throw new DecodeException("error converting YAML to JSON: json: unsupported value: " + parser.getText());
+                }
+            }
             case VALUE_TRUE -> factory.booleanNode(true);
             case VALUE_FALSE -> factory.booleanNode(false);
             case VALUE_NULL -> factory.nullNode();

@@ -183,6 +183,14 @@ public final class Schemas {
         byKind.put(statusKind, status);
         builder.define(io.fabric8.kubernetes.api.model.DeleteOptions.class);
         builder.define(io.fabric8.kubernetes.api.model.WatchEvent.class);
+        // the discovery documents, which the OpenAPI documents describe too
+        for (Class<?> discovery : List.of(io.fabric8.kubernetes.api.model.APIVersions.class, io.fabric8.kubernetes.api.model.APIGroupList.class,
+                io.fabric8.kubernetes.api.model.APIGroup.class, io.fabric8.kubernetes.api.model.APIResourceList.class)) {
+            String name = builder.define(discovery);
+            GroupVersionKind kind = new GroupVersionKind("", "v1", discovery.getSimpleName());
+            builder.addKind(name, kind);
+            byKind.put(kind, name);
+        }
         builder.define(io.fabric8.kubernetes.api.model.policy.v1.Eviction.class);
         builder.define(io.fabric8.kubernetes.api.model.authentication.TokenRequest.class);
         builder.defineScale();

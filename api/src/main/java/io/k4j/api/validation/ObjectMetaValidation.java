@@ -28,6 +28,9 @@ public final class ObjectMetaValidation {
     /** The detail of every error about a negative number that must not be. */
     public static final String IS_NEGATIVE = "must be greater than or equal to 0";
 
+    /** The longest field manager name. */
+    public static final int FIELD_MANAGER_MAX_LENGTH = 128;
+    private static final int MAX_SUBRESOURCE_NAME_LENGTH = 256;
     private static final String FINALIZER_ORPHAN_DEPENDENTS = "orphan";
     private static final String FINALIZER_DELETE_DEPENDENTS = "foregroundDeletion";
 
@@ -77,6 +80,7 @@ public final class ObjectMetaValidation {
         errors.addAll(validateAnnotations(metadata.path("annotations"), "metadata.annotations"));
         errors.addAll(validateOwnerReferences(metadata.path("ownerReferences"), "metadata.ownerReferences"));
         errors.addAll(validateFinalizers(metadata.path("finalizers"), "metadata.finalizers"));
+        errors.addAll(validateManagedFields(metadata.path("managedFields"), "metadata.managedFields"));
         return errors;
     }
 
@@ -110,6 +114,7 @@ public final class ObjectMetaValidation {
         errors.addAll(validateLabels(newMetadata.path("labels"), "metadata.labels"));
         errors.addAll(validateAnnotations(newMetadata.path("annotations"), "metadata.annotations"));
         errors.addAll(validateOwnerReferences(newMetadata.path("ownerReferences"), "metadata.ownerReferences"));
+        errors.addAll(validateManagedFields(newMetadata.path("managedFields"), "metadata.managedFields"));
         return errors;
     }
 
@@ -211,6 +216,60 @@ public final class ObjectMetaValidation {
                     "finalizer " + FINALIZER_ORPHAN_DEPENDENTS + " and " + FINALIZER_DELETE_DEPENDENTS + " cannot be both set"));
         }
         return errors;
+    }
+
+    /** Each managed fields entry needs operation {@code Apply} or {@code Update}, fieldsType {@code FieldsV1} and a valid manager. */
+    public static FieldErrors validateManagedFields(JsonNode managedFields, String field) {
+        FieldErrors errors = new FieldErrors();
+        int index = 0;
+        for (JsonNode entry : managedFields) {
+            String path = field + "[" + index++ + "]";
+            String operation = text(entry, "operation");
+            if (!operation.equals("Apply") && !operation.equals("Update")) {
+                errors.add(FieldError.invalid(path + ".operation", operation, "must be `Apply` or `Update`"));
+            }
+            String fieldsType = text(entry, "fieldsType");
+            if (!fieldsType.isEmpty() && !fieldsType.equals("FieldsV1")) {
+                errors.add(FieldError.invalid(path + ".fieldsType", fieldsType, "must be `FieldsV1`"));
+            }
+            errors.addAll(validateFieldManager(text(entry, "manager"), path + ".manager"));
+            String subresource = text(entry, "subresource");
+            if (subresource.length() > MAX_SUBRESOURCE_NAME_LENGTH) {
+                errors.add(FieldError.tooLong(path + ".subresource", subresource, MAX_SUBRESOURCE_NAME_LENGTH));
+            }
+        }
+        return errors;
+    }
+
+    /** A field manager name (the {@code fieldManager} parameter or a managed fields entry): at most 128 printable characters. */
+    public static FieldErrors validateFieldManager(String fieldManager, String field) {
+        FieldErrors errors = new FieldErrors();
+        if (fieldManager.length() > FIELD_MANAGER_MAX_LENGTH) {
+            errors.add(FieldError.tooLong(field, fieldManager, FIELD_MANAGER_MAX_LENGTH));
+        }
+        int position = 0;
+        for (int offset = 0; offset < fieldManager.length(); ) {
+            int character = fieldManager.codePointAt(offset);
+            if (!isPrintable(character)) {
+                errors.add(FieldError.invalid(field, fieldManager,
+                        String.format("invalid character U+%04X (at position %d)", character, position)));
+            }
+            // Upstream counts byte offsets of the UTF-8 encoding.
+            position += new String(Character.toChars(character)).getBytes(StandardCharsets.UTF_8).length;
+            offset += Character.charCount(character);
+        }
+        return errors;
+    }
+
+    private static boolean isPrintable(int character) {
+        if (character == ' ') {
+            return true;
+        }
+        int type = Character.getType(character);
+        return !Character.isISOControl(character) && !Character.isWhitespace(character)
+                && type != Character.UNASSIGNED && type != Character.SURROGATE && type != Character.PRIVATE_USE
+                && type != Character.FORMAT && type != Character.LINE_SEPARATOR && type != Character.PARAGRAPH_SEPARATOR
+                && type != Character.SPACE_SEPARATOR;
     }
 
     private static JsonNode metadata(ObjectNode object) {

@@ -112,6 +112,13 @@ class CodecTest {
     }
 
     @Test
+    void rejectsYamlNumbersWithoutAJsonForm() {
+        assertThatThrownBy(() -> Codec.decode(bytes("a: .inf\n"), Codec.Format.YAML))
+                .isInstanceOf(DecodeException.class)
+                .hasMessageStartingWith("error converting YAML to JSON: ");
+    }
+
+    @Test
     void decodesYamlScalarsAsUpstream() {
         JsonNode value = Codec.decode(bytes("""
                 replicas: 3

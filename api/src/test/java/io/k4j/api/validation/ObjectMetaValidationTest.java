@@ -139,4 +139,19 @@ class ObjectMetaValidationTest {
         assertThat(FieldError.invalid("f", null, "d").message()).isEqualTo("f: Invalid value: null: d");
         assertThat(FieldError.tooMany("f", 3, 2).message()).isEqualTo("f: Too many: 3: must have at most 2 items");
     }
+
+    @Test
+    void validatesManagedFieldsAndFieldManagers() {
+        ObjectNode object = object("""
+                {'metadata': {'name': 'a', 'managedFields': [
+                  {'manager': 'kubectl', 'operation': 'Update', 'fieldsType': 'FieldsV1'},
+                  {'manager': 'x\\ty', 'operation': 'Patch', 'fieldsType': 'FieldsV2'}]}}""");
+        assertThat(messages(ObjectMetaValidation.validateCreate(object, false, NameValidator.DNS_SUBDOMAIN))).containsExactly(
+                "metadata.managedFields[1].operation: Invalid value: \"Patch\": must be `Apply` or `Update`",
+                "metadata.managedFields[1].fieldsType: Invalid value: \"FieldsV2\": must be `FieldsV1`",
+                "metadata.managedFields[1].manager: Invalid value: \"x\\ty\": invalid character U+0009 (at position 1)");
+        assertThat(messages(ObjectMetaValidation.validateFieldManager("m".repeat(129), "fieldManager")))
+                .containsExactly("fieldManager: Too long: must have at most 128 bytes");
+        assertThat(ObjectMetaValidation.validateFieldManager("kubectl-client-side-apply", "fieldManager").list()).isEmpty();
+    }
 }
