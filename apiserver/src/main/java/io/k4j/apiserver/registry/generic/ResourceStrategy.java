@@ -3,6 +3,7 @@ package io.k4j.apiserver.registry.generic;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.NameValidator;
 import java.util.List;
 import java.util.Map;
 
@@ -73,6 +74,22 @@ public interface ResourceStrategy {
      */
     default long gracePeriodSeconds(ObjectNode object, Long requestedSeconds) {
         return 0;
+    }
+
+    /**
+     * The rule object names follow (upstream's {@code ValidateNameFunc}): DNS subdomain for most resources, DNS
+     * label for Namespaces, RFC 1035 label for Services, path segment for RBAC roles.
+     */
+    default NameValidator nameValidator() {
+        return NameValidator.DNS_SUBDOMAIN;
+    }
+
+    /**
+     * Whether a delete that removes the object at once answers with the object (upstream: pods) rather than a
+     * {@code Success} Status naming it (most resources).
+     */
+    default boolean returnDeletedObject() {
+        return false;
     }
 
     /**

@@ -1,0 +1,144 @@
+package io.k4j.apiserver;
+
+import io.k4j.api.errors.StatusException;
+import io.k4j.apiserver.endpoints.HttpExchange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.Fields;
+
+/** An {@link HttpExchange} over a Jetty request and response, with blocking I/O. Not thread-safe. */
+final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorder {
+    private static final int DRAIN_LIMIT_FACTOR = 4;
+
+    private final Request request;
+    private final Response response;
+    private final int maxBodyBytes;
+    private Map<String, List<String>> query;
+    private Map<String, List<String>> headers;
+    private byte[] body;
+    private int status = 200;
+    private boolean committed;
+
+    JettyExchange(Request request, Response response, int maxBodyBytes) {
+        this.request = request;
+        this.response = response;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String path() {
+        String path = request.getHttpURI().getDecodedPath();
+        return path == null || path.isEmpty() ? "/" : path;
+    }
+
+    @Override
+    public Map<String, List<String>> query() {
+        if (query == null) {
+            Map<String, List<String>> parameters = new LinkedHashMap<>();
+            Fields fields = Request.extractQueryParameters(request);
+            for (Fields.Field field : fields) {
+                parameters.put(field.getName(), List.copyOf(field.getValues()));
+            }
+            query = Collections.unmodifiableMap(parameters);
+        }
+        return query;
+    }
+
+    @Override
+    public Map<String, List<String>> headers() {
+        if (headers == null) {
+            Map<String, List<String>> values = new LinkedHashMap<>();
+            for (HttpField field : request.getHeaders()) {
+                values.computeIfAbsent(field.getLowerCaseName(), name -> new ArrayList<>()).add(field.getValue());
+            }
+            headers = Collections.unmodifiableMap(values);
+        }
+        return headers;
+    }
+
+    @Override
+    public byte[] body() throws IOException {
+        if (body != null) {
+            return body;
+        }
+        long declared = request.getLength();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 && declared <= maxBodyBytes ? (int) declared : 1024);
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            byte[] buffer = new byte[16 * 1024];
+            long total = 0;
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                total += read;
+                if (total <= maxBodyBytes) {
+                    out.write(buffer, 0, read);
+                } else if (total > DRAIN_LIMIT_FACTOR * (long) maxBodyBytes) {
+                    break;
+                }
+            }
+            if (total > maxBodyBytes) {
+                // The rest of a moderately oversized body is read and dropped so that the client, still sending,
+                // receives the 413 instead of a reset stream.
+                throw StatusException.requestEntityTooLarge(maxBodyBytes);
+            }
+        }
+        body = out.toByteArray();
+        return body;
+    }
+
+    @Override
+    public void addHeader(String name, String value) {
+        response.getHeaders().add(name, value);
+    }
+
+    @Override
+    public void respond(int newStatus, String contentType, byte[] content) throws IOException {
+        status = newStatus;
+        committed = true;
+        response.setStatus(newStatus);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, Long.toString(content.length));
+        boolean head = request.getMethod().equals("HEAD");
+        try (Blocker.Callback blocker = Blocker.callback()) {
+            response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(content), blocker);
+            blocker.block();
+        }
+    }
+
+    @Override
+    public OutputStream startStream(int newStatus, String contentType) {
+        status = newStatus;
+        committed = true;
+        response.setStatus(newStatus);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        return Content.Sink.asOutputStream(response);
+    }
+
+    @Override
+    public boolean committed() {
+        return committed || response.isCommitted();
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+}

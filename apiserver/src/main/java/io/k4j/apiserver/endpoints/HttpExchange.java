@@ -1,0 +1,53 @@
+package io.k4j.apiserver.endpoints;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One HTTP request and its response, independent of the HTTP server, so the API logic can be exercised without
+ * one. Not thread-safe: one request is handled by one thread.
+ */
+public interface HttpExchange {
+    String method();
+
+    /** The decoded request path. */
+    String path();
+
+    /** Query parameters, decoded. */
+    Map<String, List<String>> query();
+
+    /** Request headers with lower-case names. */
+    Map<String, List<String>> headers();
+
+    /** The first value of a request header ({@code name} in lower case), or null. */
+    default String header(String name) {
+        List<String> values = headers().get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    default String queryParameter(String name) {
+        List<String> values = query().get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    /**
+     * The request body, read whole.
+     *
+     * @throws io.k4j.api.errors.StatusException 413 when it is larger than the server's limit
+     */
+    byte[] body() throws IOException;
+
+    /** Adds a response header; call before responding. */
+    void addHeader(String name, String value);
+
+    /** Sends a complete response. */
+    void respond(int status, String contentType, byte[] body) throws IOException;
+
+    /** Starts a streamed response (chunked); each {@code flush} sends what was written. */
+    OutputStream startStream(int status, String contentType) throws IOException;
+
+    /** Whether a response was started (a later error can then no longer be sent as a Status). */
+    boolean committed();
+}

@@ -1,0 +1,624 @@
+package io.k4j.apiserver.endpoints;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.errors.StatusException;
+import io.k4j.api.resource.GroupVersionResource;
+import io.k4j.api.resource.ResourceType;
+import io.k4j.api.selection.FieldSelector;
+import io.k4j.api.selection.LabelSelector;
+import io.k4j.api.selection.SelectorParseException;
+import io.k4j.api.schema.UnknownFields;
+import io.k4j.apiserver.authentication.UserInfo;
+import io.k4j.apiserver.registry.generic.CachedObject;
+import io.k4j.apiserver.registry.generic.CreateOnlyResource;
+import io.k4j.apiserver.registry.generic.DeleteOptions;
+import io.k4j.apiserver.registry.generic.GenericStore;
+import io.k4j.apiserver.registry.generic.Json;
+import io.k4j.apiserver.registry.generic.ListOptions;
+import io.k4j.apiserver.registry.generic.ListResult;
+import io.k4j.apiserver.registry.generic.OperationContext;
+import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StoreRegistry;
+import io.k4j.apiserver.registry.generic.SubresourceHandler;
+import io.k4j.apiserver.registry.generic.WatchCache;
+import io.k4j.apiserver.registry.generic.WatchItem;
+import io.k4j.apiserver.registry.generic.WriteResult;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The REST handlers of resources, as upstream's endpoint handlers: GET, LIST, WATCH, POST, PUT, PATCH, DELETE and
+ * DELETE of collections on the generic stores, subresources, and create-only resources; body decoding with
+ * {@code fieldValidation}, {@code dryRun}, and response encoding (JSON, YAML, Table, PartialObjectMetadata).
+ * Thread-safe.
+ */
+public final class ResourceHandler {
+    private static final int MIN_WATCH_TIMEOUT_SECONDS = 1800;
+
+    private final StoreRegistry registry;
+    private final Map<GroupVersionResource, CreateOnlyResource> createOnly;
+    private final Optional<UnknownFieldDetector> unknownFields;
+    private final Optional<StrategicMergePatcher> strategicMergePatcher;
+    private final LongRunningListener longRunning;
+    private final Duration bookmarkInterval;
+
+    public ResourceHandler(StoreRegistry registry, List<CreateOnlyResource> createOnlyResources, Optional<UnknownFieldDetector> unknownFields,
+            Optional<StrategicMergePatcher> strategicMergePatcher, LongRunningListener longRunning, Duration bookmarkInterval) {
+        this.registry = requireNonNull(registry, "registry is null");
+        Map<GroupVersionResource, CreateOnlyResource> byResource = new java.util.HashMap<>();
+        for (CreateOnlyResource resource : createOnlyResources) {
+            byResource.put(resource.type().gvr(), resource);
+        }
+        this.createOnly = Map.copyOf(byResource);
+        this.unknownFields = requireNonNull(unknownFields, "unknownFields is null");
+        this.strategicMergePatcher = requireNonNull(strategicMergePatcher, "strategicMergePatcher is null");
+        this.longRunning = requireNonNull(longRunning, "longRunning is null");
+        this.bookmarkInterval = requireNonNull(bookmarkInterval, "bookmarkInterval is null");
+    }
+
+    /** Serves one resource request. {@code user} is the (possibly impersonated) requester. */
+    public void handle(HttpExchange exchange, RequestInfo info, UserInfo user) throws IOException {
+        GroupVersionResource resource = new GroupVersionResource(info.apiGroup(), info.apiVersion(), info.resource());
+        CreateOnlyResource createOnlyResource = createOnly.get(resource);
+        if (createOnlyResource != null) {
+            handleCreateOnly(exchange, info, user, createOnlyResource);
+            return;
+        }
+        GenericStore store = registry.genericStore(resource).orElseThrow(Responses::notFound);
+        ResourceType type = store.type();
+        String namespace = type.namespaced() ? info.namespace() : "";
+        if (!type.namespaced() && !info.namespace().isEmpty() && !info.resource().equals("namespaces")) {
+            throw Responses.notFound();
+        }
+        boolean collectionVerb = info.verb().equals("list") || info.verb().equals("watch") || info.verb().equals("deletecollection") || info.verb().equals("create");
+        if (type.namespaced() && namespace.isEmpty() && !(info.verb().equals("list") || info.verb().equals("watch"))) {
+            throw Responses.notFound();
+        }
+        if (info.name().isEmpty() && !collectionVerb) {
+            throw Responses.notFound();
+        }
+        if (!info.subresource().isEmpty()) {
+            handleSubresource(exchange, info, user, store, namespace);
+            return;
+        }
+        if (!type.verbs().contains(info.verb())) {
+            throw StatusException.methodNotSupported(type.gvk().group(), type.plural(), info.verb());
+        }
+        switch (info.verb()) {
+            case "get" -> {
+                CachedObject object = store.get(namespace, info.name(), orEmpty(exchange.queryParameter("resourceVersion")));
+                writeObject(exchange, 200, store, object.toObjectNode(), Representation.negotiate(exchange.header("accept"), false));
+            }
+            case "list" -> {
+                ListResult result = store.list(namespace, listOptions(exchange, info));
+                writeList(exchange, store, result, Representation.negotiate(exchange.header("accept"), true));
+            }
+            case "watch" -> watch(exchange, info, store, namespace);
+            case "create" -> {
+                if (!info.name().isEmpty() && !info.name().equals(info.namespace())) {
+                    throw StatusException.methodNotSupported(type.gvk().group(), type.plural(), "create");
+                }
+                Decoded body = decodeBody(exchange, type);
+                WriteResult result = store.create(namespace, body.object(), context(exchange, user));
+                addWarnings(exchange, body.warnings(), result.warnings());
+                writeObject(exchange, 201, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+            }
+            case "update" -> {
+                Decoded body = decodeBody(exchange, type);
+                WriteResult result = store.update(namespace, info.name(), "", current -> body.object(), context(exchange, user));
+                addWarnings(exchange, body.warnings(), result.warnings());
+                writeObject(exchange, result.created() ? 201 : 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+            }
+            case "patch" -> {
+                PatchRequest patch = patchRequest(exchange);
+                List<String> warnings = new ArrayList<>();
+                WriteResult result = store.update(namespace, info.name(), "", current -> {
+                    if (current == null) {
+                        throw StatusException.notFound(type.gvk().group(), type.plural(), info.name());
+                    }
+                    ObjectNode patched = applyPatch(type, current, patch);
+                    warnings.clear();
+                    warnings.addAll(checkUnknownFields(exchange, type, patched));
+                    return patched;
+                }, context(exchange, user));
+                addWarnings(exchange, warnings, result.warnings());
+                writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+            }
+            case "delete" -> delete(exchange, info, user, store, namespace);
+            case "deletecollection" -> {
+                DeleteOptions options = deleteOptions(exchange);
+                List<ObjectNode> deleted = store.deleteCollection(namespace, listOptions(exchange, info), options, new OperationContext(user, dryRun(exchange), true));
+                ObjectNode list = Json.MAPPER.createObjectNode();
+                list.put("kind", type.listKind());
+                list.put("apiVersion", type.gvk().apiVersion());
+                list.putObject("metadata");
+                ArrayNode items = list.putArray("items");
+                deleted.forEach(items::add);
+                Responses.write(exchange, 200, list, Representation.negotiate(exchange.header("accept"), true).yaml());
+            }
+            default -> throw StatusException.methodNotSupported(type.gvk().group(), type.plural(), info.verb());
+        }
+    }
+
+    private void delete(HttpExchange exchange, RequestInfo info, UserInfo user, GenericStore store, String namespace) throws IOException {
+        DeleteOptions options = deleteOptions(exchange);
+        WriteResult result = store.delete(namespace, info.name(), options, new OperationContext(user, dryRun(exchange), true));
+        ResourceType type = store.type();
+        if (result.deleted() && !store.definition().strategy().returnDeletedObject()) {
+            ObjectNode status = Json.MAPPER.createObjectNode();
+            status.put("kind", "Status");
+            status.put("apiVersion", "v1");
+            status.putObject("metadata");
+            status.put("status", "Success");
+            ObjectNode details = status.putObject("details");
+            details.put("name", info.name());
+            if (!type.gvk().group().isEmpty()) {
+                details.put("group", type.gvk().group());
+            }
+            details.put("kind", type.plural());
+            details.put("uid", Json.metadataText(result.object(), "uid"));
+            Responses.write(exchange, 200, status, Representation.negotiate(exchange.header("accept"), false).yaml());
+            return;
+        }
+        int code = !result.deleted() && Boolean.FALSE.equals(options.orphanDependents()) ? 202 : 200;
+        writeObject(exchange, code, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+    }
+
+    private void handleSubresource(HttpExchange exchange, RequestInfo info, UserInfo user, GenericStore store, String namespace) throws IOException {
+        ResourceType type = store.type();
+        String subresource = info.subresource();
+        String qualified = type.plural() + "/" + subresource;
+        ResourceStrategy rules = store.definition().subresourceStrategies().get(subresource);
+        if (rules != null) {
+            switch (info.verb()) {
+                case "get" -> writeObject(exchange, 200, store, store.get(namespace, info.name(), orEmpty(exchange.queryParameter("resourceVersion"))).toObjectNode(),
+                        Representation.negotiate(exchange.header("accept"), false));
+                case "update" -> {
+                    Decoded body = decodeBody(exchange, type);
+                    WriteResult result = store.update(namespace, info.name(), subresource, current -> body.object(), context(exchange, user));
+                    addWarnings(exchange, body.warnings(), result.warnings());
+                    writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+                }
+                case "patch" -> {
+                    PatchRequest patch = patchRequest(exchange);
+                    WriteResult result = store.update(namespace, info.name(), subresource, current -> {
+                        if (current == null) {
+                            throw StatusException.notFound(type.gvk().group(), type.plural(), info.name());
+                        }
+                        return applyPatch(type, current, patch);
+                    }, context(exchange, user));
+                    addWarnings(exchange, List.of(), result.warnings());
+                    writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+                }
+                default -> throw StatusException.methodNotSupported(type.gvk().group(), qualified, info.verb());
+            }
+            return;
+        }
+        SubresourceHandler handler = store.definition().subresourceHandlers().stream()
+                .filter(candidate -> candidate.subresource().equals(subresource))
+                .findFirst()
+                .orElseThrow(Responses::notFound);
+        SubresourceHandler.Request request = new SubresourceHandler.Request(store, namespace, info.name(), user, dryRun(exchange));
+        boolean yaml = Representation.negotiate(exchange.header("accept"), false).yaml();
+        switch (info.verb()) {
+            case "get" -> Responses.write(exchange, 200, handler.get(request), yaml);
+            case "create" -> Responses.write(exchange, 201, handler.create(request, decodeSubresourceBody(exchange, handler)), yaml);
+            case "update" -> Responses.write(exchange, 200, handler.update(request, decodeSubresourceBody(exchange, handler)), yaml);
+            case "patch" -> {
+                PatchRequest patch = patchRequest(exchange);
+                ObjectNode current = handler.get(request);
+                ObjectNode patched = applyPatch(type, current, patch);
+                Responses.write(exchange, 200, handler.update(request, patched), yaml);
+            }
+            default -> throw StatusException.methodNotSupported(type.gvk().group(), qualified, info.verb());
+        }
+    }
+
+    private void handleCreateOnly(HttpExchange exchange, RequestInfo info, UserInfo user, CreateOnlyResource resource) throws IOException {
+        ResourceType type = resource.type();
+        if (!info.verb().equals("create")) {
+            throw StatusException.methodNotSupported(type.gvk().group(), type.plural(), info.verb());
+        }
+        if (type.namespaced() == info.namespace().isEmpty()) {
+            throw Responses.notFound();
+        }
+        Decoded body = decodeBody(exchange, type);
+        checkKind(body.object(), type.gvk().apiVersion(), type.kind());
+        ObjectNode result = resource.create(body.object(), user, info.namespace());
+        addWarnings(exchange, body.warnings(), List.of());
+        Responses.write(exchange, 201, result, Representation.negotiate(exchange.header("accept"), false).yaml());
+    }
+
+    // ---- watch -----------------------------------------------------------------------------------------
+
+    private void watch(HttpExchange exchange, RequestInfo info, GenericStore store, String namespace) throws IOException {
+        ListOptions options = listOptions(exchange, info);
+        Representation representation = Representation.negotiate(exchange.header("accept"), false);
+        long timeoutSeconds = options.timeoutSeconds() > 0
+                ? options.timeoutSeconds()
+                : MIN_WATCH_TIMEOUT_SECONDS + ThreadLocalRandom.current().nextLong(MIN_WATCH_TIMEOUT_SECONDS);
+        String contentType = representation.kind() == Representation.Kind.OBJECT ? "application/json" : representation.contentType();
+        WatchCache.Watcher watcher;
+        try {
+            watcher = store.watch(namespace, options);
+        } catch (StatusException e) {
+            if (e.code() != 410) {
+                throw e;
+            }
+            try (OutputStream out = exchange.startStream(200, contentType)) {
+                out.write(eventLine("ERROR", Json.write(e.toStatus())));
+                out.flush();
+            }
+            return;
+        }
+        longRunning.started(info);
+        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        long nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
+        try (OutputStream out = exchange.startStream(200, contentType)) {
+            out.flush();
+            while (true) {
+                long now = System.nanoTime();
+                if (now >= deadline) {
+                    break;
+                }
+                if (options.allowWatchBookmarks() && now >= nextBookmark) {
+                    watcher.requestBookmark();
+                    nextBookmark = now + bookmarkInterval.toNanos();
+                }
+                long waitNanos = Math.min(deadline - now, options.allowWatchBookmarks() ? Math.max(nextBookmark - now, 1) : deadline - now);
+                WatchItem item = watcher.poll(Duration.ofNanos(waitNanos));
+                if (item == null) {
+                    continue;
+                }
+                boolean ended = false;
+                do {
+                    switch (item) {
+                        case WatchItem.Event event -> out.write(eventLine(event.type().name(), encodeWatchObject(store, event.object(), representation)));
+                        case WatchItem.Bookmark bookmark -> {
+                            if (options.allowWatchBookmarks()) {
+                                out.write(eventLine("BOOKMARK", bookmark(store.type(), bookmark)));
+                            }
+                        }
+                        case WatchItem.Ended end -> ended = true;
+                    }
+                    item = ended ? null : watcher.poll(Duration.ZERO);
+                } while (item != null);
+                out.flush();
+                if (ended) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            // The client went away; nothing to answer.
+        } finally {
+            watcher.close();
+            longRunning.ended(info);
+        }
+    }
+
+    private static byte[] eventLine(String type, byte[] object) {
+        ByteArrayOutputStream line = new ByteArrayOutputStream(object.length + 32);
+        line.writeBytes(("{\"type\":\"" + type + "\",\"object\":").getBytes(StandardCharsets.UTF_8));
+        line.writeBytes(object);
+        line.writeBytes("}\n".getBytes(StandardCharsets.UTF_8));
+        return line.toByteArray();
+    }
+
+    private byte[] encodeWatchObject(GenericStore store, CachedObject object, Representation representation) {
+        return switch (representation.kind()) {
+            case OBJECT -> object.json();
+            case TABLE -> Json.write(TableConverter.table(store.definition().strategy(), List.of(object.toObjectNode()),
+                    TableConverter.IncludeObject.METADATA, representation.tableVersion(), null, true));
+            case PARTIAL_OBJECT_METADATA -> Json.write(TableConverter.partialObjectMetadata(object.toObjectNode(), representation.tableVersion()));
+        };
+    }
+
+    private static byte[] bookmark(ResourceType type, WatchItem.Bookmark bookmark) {
+        ObjectNode object = Json.MAPPER.createObjectNode();
+        object.put("kind", type.kind());
+        object.put("apiVersion", type.gvk().apiVersion());
+        ObjectNode metadata = object.putObject("metadata");
+        metadata.put("resourceVersion", Long.toString(bookmark.revision()));
+        metadata.putNull("creationTimestamp");
+        if (bookmark.initialEventsEnd()) {
+            metadata.putObject("annotations").put("k8s.io/initial-events-end", "true");
+        }
+        return Json.write(object);
+    }
+
+    // ---- encoding --------------------------------------------------------------------------------------
+
+    private void writeObject(HttpExchange exchange, int status, GenericStore store, ObjectNode object, Representation representation) throws IOException {
+        switch (representation.kind()) {
+            case OBJECT -> Responses.write(exchange, status, object, representation.yaml());
+            case TABLE -> {
+                ObjectNode metadata = Json.MAPPER.createObjectNode();
+                metadata.put("resourceVersion", Json.metadataText(object, "resourceVersion"));
+                TableConverter.IncludeObject include = TableConverter.includeObject(exchange.queryParameter("includeObject"));
+                exchange.respond(status, representation.contentType(),
+                        Json.write(TableConverter.table(store.definition().strategy(), List.of(object), include, representation.tableVersion(), metadata, true)));
+            }
+            case PARTIAL_OBJECT_METADATA -> exchange.respond(status, representation.contentType(),
+                    Json.write(TableConverter.partialObjectMetadata(object, representation.tableVersion())));
+        }
+    }
+
+    private void writeList(HttpExchange exchange, GenericStore store, ListResult result, Representation representation) throws IOException {
+        ObjectNode listMetadata = Json.MAPPER.createObjectNode();
+        listMetadata.put("resourceVersion", Long.toString(result.revision()));
+        if (!result.continueToken().isEmpty()) {
+            listMetadata.put("continue", result.continueToken());
+        }
+        if (result.remainingItemCount() != null) {
+            listMetadata.put("remainingItemCount", result.remainingItemCount());
+        }
+        ResourceType type = store.type();
+        switch (representation.kind()) {
+            case OBJECT -> {
+                if (representation.yaml()) {
+                    ObjectNode list = Json.MAPPER.createObjectNode();
+                    list.put("kind", type.listKind());
+                    list.put("apiVersion", type.gvk().apiVersion());
+                    list.set("metadata", listMetadata);
+                    ArrayNode items = list.putArray("items");
+                    result.items().forEach(item -> items.add(item.toObjectNode()));
+                    Responses.write(exchange, 200, list, true);
+                    return;
+                }
+                exchange.respond(200, "application/json", listBytes(type, listMetadata, result.items()));
+            }
+            case TABLE -> {
+                TableConverter.IncludeObject include = TableConverter.includeObject(exchange.queryParameter("includeObject"));
+                List<ObjectNode> objects = new ArrayList<>(result.items().size());
+                result.items().forEach(item -> objects.add(item.toObjectNode()));
+                exchange.respond(200, representation.contentType(),
+                        Json.write(TableConverter.table(store.definition().strategy(), objects, include, representation.tableVersion(), listMetadata, true)));
+            }
+            case PARTIAL_OBJECT_METADATA -> {
+                List<ObjectNode> objects = new ArrayList<>(result.items().size());
+                result.items().forEach(item -> objects.add(item.toObjectNode()));
+                exchange.respond(200, "application/json;as=PartialObjectMetadataList;v=" + representation.tableVersion() + ";g=meta.k8s.io",
+                        Json.write(TableConverter.partialObjectMetadataList(objects, representation.tableVersion(), listMetadata)));
+            }
+        }
+    }
+
+    /** A list written from the cached bytes of its items, without parsing them again. */
+    static byte[] listBytes(ResourceType type, ObjectNode listMetadata, List<CachedObject> items) {
+        int size = 128;
+        for (CachedObject item : items) {
+            size += item.json().length + 1;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        out.writeBytes(("{\"kind\":\"" + type.listKind() + "\",\"apiVersion\":\"" + type.gvk().apiVersion() + "\",\"metadata\":").getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(Json.write(listMetadata));
+        out.writeBytes(",\"items\":[".getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < items.size(); i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            out.writeBytes(items.get(i).json());
+        }
+        out.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
+    // ---- decoding --------------------------------------------------------------------------------------
+
+    private record Decoded(ObjectNode object, List<String> warnings) {}
+
+    private Decoded decodeBody(HttpExchange exchange, ResourceType type) throws IOException {
+        String validation = fieldValidation(exchange);
+        ObjectNode object = parseBody(exchange, exchange.body(), validation.equals("Strict"));
+        return new Decoded(object, checkUnknownFields(exchange, type, object));
+    }
+
+    private ObjectNode decodeSubresourceBody(HttpExchange exchange, SubresourceHandler handler) throws IOException {
+        ObjectNode body = parseBody(exchange, exchange.body(), fieldValidation(exchange).equals("Strict"));
+        checkKind(body, handler.apiVersion(), handler.kind());
+        return body;
+    }
+
+    private static void checkKind(ObjectNode body, String apiVersion, String kind) {
+        String bodyKind = body.path("kind").asText("");
+        String bodyVersion = body.path("apiVersion").asText("");
+        if (!bodyVersion.isEmpty() && !bodyVersion.equals(apiVersion)) {
+            throw StatusException.badRequest("the API version in the data (" + bodyVersion + ") does not match the expected API version (" + apiVersion + ")");
+        }
+        if (!bodyKind.isEmpty() && !bodyKind.equals(kind)) {
+            throw StatusException.badRequest("the object provided is unrecognized (must be of type " + kind + "): kind " + bodyKind + " does not match");
+        }
+    }
+
+    private static ObjectNode parseBody(HttpExchange exchange, byte[] body, boolean rejectDuplicates) {
+        String contentType = mediaType(exchange.header("content-type"));
+        return switch (contentType) {
+            case "", "application/json", "*/*" -> Json.parseRequestObject(body, rejectDuplicates);
+            case "application/yaml", "application/x-yaml", "text/yaml" -> {
+                try {
+                    JsonNode node = Responses.YAML.readTree(body);
+                    if (!(node instanceof ObjectNode object)) {
+                        throw StatusException.badRequest("Object 'Kind' is missing in the YAML body");
+                    }
+                    yield object;
+                } catch (IOException e) {
+                    throw StatusException.badRequest("error converting YAML to JSON: " + e.getMessage());
+                }
+            }
+            default -> throw StatusException.unsupportedMediaType(contentType);
+        };
+    }
+
+    private static String mediaType(String contentType) {
+        if (contentType == null) {
+            return "";
+        }
+        int semicolon = contentType.indexOf(';');
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static String fieldValidation(HttpExchange exchange) {
+        String value = exchange.queryParameter("fieldValidation");
+        if (value == null || value.isEmpty()) {
+            return "Warn";
+        }
+        return switch (value) {
+            case "Ignore", "Warn", "Strict" -> value;
+            default -> throw StatusException.badRequest("fieldValidation: Unsupported value: \"" + value + "\": supported values: \"Ignore\", \"Strict\", \"Warn\"");
+        };
+    }
+
+    /** Unknown fields: a 400 for Strict, warnings for Warn, nothing for Ignore (or without a detector). */
+    private List<String> checkUnknownFields(HttpExchange exchange, ResourceType type, ObjectNode object) {
+        String validation = fieldValidation(exchange);
+        if (validation.equals("Ignore") || unknownFields.isEmpty()) {
+            return List.of();
+        }
+        List<String> unknown = unknownFields.get().unknownFields(type, object);
+        if (unknown.isEmpty()) {
+            return List.of();
+        }
+        if (validation.equals("Strict")) {
+            throw StatusException.badRequest(UnknownFields.strictDecodingMessage(unknown));
+        }
+        return unknown.stream().map(UnknownFields::message).toList();
+    }
+
+    private static boolean dryRun(HttpExchange exchange) {
+        List<String> values = exchange.query().get("dryRun");
+        if (values == null || values.isEmpty()) {
+            return false;
+        }
+        for (String value : values) {
+            if (!value.equals("All")) {
+                throw StatusException.badRequest("dryRun: Unsupported value: \"" + value + "\": supported values: \"All\"");
+            }
+        }
+        return true;
+    }
+
+    private static OperationContext context(HttpExchange exchange, UserInfo user) {
+        return new OperationContext(user, dryRun(exchange), true);
+    }
+
+    private static void addWarnings(HttpExchange exchange, List<String> first, List<String> second) {
+        for (List<String> warnings : List.of(first, second)) {
+            for (String warning : warnings) {
+                exchange.addHeader("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+            }
+        }
+    }
+
+    private record PatchRequest(String contentType, JsonNode patch) {}
+
+    private PatchRequest patchRequest(HttpExchange exchange) throws IOException {
+        String contentType = mediaType(exchange.header("content-type"));
+        byte[] body = exchange.body();
+        return switch (contentType) {
+            case "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json" -> {
+                try {
+                    yield new PatchRequest(contentType, Json.MAPPER.readTree(body));
+                } catch (IOException e) {
+                    throw StatusException.badRequest("error decoding patch: " + e.getMessage());
+                }
+            }
+            default -> throw StatusException.unsupportedMediaType(contentType.isEmpty() ? "\"\"" : contentType);
+        };
+    }
+
+    private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchRequest patch) {
+        JsonNode result = switch (patch.contentType()) {
+            case "application/json-patch+json" -> Patches.jsonPatch(current, patch.patch());
+            case "application/merge-patch+json" -> Patches.mergePatch(current, patch.patch());
+            case "application/strategic-merge-patch+json" -> {
+                if (!(patch.patch() instanceof ObjectNode patchObject)) {
+                    throw StatusException.badRequest("strategic merge patch must be a JSON object");
+                }
+                yield strategicMergePatcher
+                        .orElseThrow(() -> StatusException.unsupportedMediaType(patch.contentType()))
+                        .apply(type, current, patchObject);
+            }
+            default -> throw StatusException.unsupportedMediaType(patch.contentType());
+        };
+        if (!(result instanceof ObjectNode object)) {
+            throw StatusException.badRequest("the patch turned the object into a non-object");
+        }
+        return object;
+    }
+
+    private static ListOptions listOptions(HttpExchange exchange, RequestInfo info) {
+        String fieldText = orEmpty(exchange.queryParameter("fieldSelector"));
+        LabelSelector labelSelector;
+        FieldSelector fieldSelector;
+        try {
+            fieldSelector = FieldSelector.parse(fieldText);
+            if (info.verb().equals("watch") && !info.name().isEmpty() && fieldSelector.requiresExactMatch("metadata.name").isEmpty()) {
+                // A watch of one object (/watch/…/name) is a watch with a name field selector, as upstream rewrites it.
+                String byName = "metadata.name=" + FieldSelector.escapeValue(info.name());
+                fieldSelector = FieldSelector.parse(fieldText.isBlank() ? byName : fieldText + "," + byName);
+            }
+            labelSelector = LabelSelector.parse(orEmpty(exchange.queryParameter("labelSelector")));
+        } catch (SelectorParseException e) {
+            throw StatusException.badRequest(e.getMessage());
+        }
+        String sendInitialEvents = exchange.queryParameter("sendInitialEvents");
+        return new ListOptions(
+                labelSelector,
+                fieldSelector,
+                parseLong(exchange.queryParameter("limit"), "limit"),
+                orEmpty(exchange.queryParameter("continue")),
+                orEmpty(exchange.queryParameter("resourceVersion")),
+                orEmpty(exchange.queryParameter("resourceVersionMatch")),
+                "true".equals(exchange.queryParameter("allowWatchBookmarks")),
+                sendInitialEvents == null || sendInitialEvents.isEmpty() ? null : Boolean.valueOf(sendInitialEvents),
+                parseLong(exchange.queryParameter("timeoutSeconds"), "timeoutSeconds"));
+    }
+
+    private static DeleteOptions deleteOptions(HttpExchange exchange) throws IOException {
+        byte[] body = exchange.body();
+        DeleteOptions fromBody = DeleteOptions.DEFAULT;
+        if (body.length > 0) {
+            ObjectNode node = parseBody(exchange, body, false);
+            fromBody = DeleteOptions.fromJson(node);
+        }
+        String grace = exchange.queryParameter("gracePeriodSeconds");
+        String policy = exchange.queryParameter("propagationPolicy");
+        String orphan = exchange.queryParameter("orphanDependents");
+        return new DeleteOptions(
+                grace != null ? Long.valueOf(parseLong(grace, "gracePeriodSeconds")) : fromBody.gracePeriodSeconds(),
+                fromBody.preconditionUid(),
+                fromBody.preconditionResourceVersion(),
+                policy != null ? policy : fromBody.propagationPolicy(),
+                orphan != null ? Boolean.valueOf(orphan) : fromBody.orphanDependents());
+    }
+
+    private static long parseLong(String value, String name) {
+        if (value == null || value.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Long.parseLong(value));
+        } catch (NumberFormatException e) {
+            throw StatusException.badRequest(name + ": Invalid value: \"" + value + "\": must be an integer");
+        }
+    }
+
+    private static String orEmpty(String value) {
+        return value == null ? "" : value;
+    }
+}

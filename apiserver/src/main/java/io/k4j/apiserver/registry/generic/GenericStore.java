@@ -1,0 +1,852 @@
+package io.k4j.apiserver.registry.generic;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.errors.StatusException;
+import io.k4j.api.resource.ResourceType;
+import io.k4j.api.selection.FieldSelector;
+import io.k4j.api.selection.LabelSelector;
+import io.k4j.api.validation.FieldError;
+import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.ObjectMetaValidation;
+import io.k4j.apiserver.admission.AdmissionAttributes;
+import io.k4j.apiserver.admission.Operation;
+import io.k4j.storage.KeyValue;
+import io.k4j.storage.KeyValueStore;
+import io.k4j.storage.Lease;
+import io.k4j.storage.RangeRequest;
+import io.k4j.storage.RangeResult;
+import io.k4j.storage.StorageException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+
+/**
+ * The storage of one served resource, as upstream's generic registry store: all create, update, delete,
+ * conflict and resourceVersion mechanics live here, the resource's {@link ResourceStrategy} contributes its
+ * rules, and a {@link WatchCache} serves reads and watches from memory.
+ *
+ * <p>Objects are stored as JSON without {@code metadata.resourceVersion}; the key's mod revision is the
+ * resourceVersion. Writes run: defaults, mutating admission, strategy prepare and validation, validating
+ * admission, storage; a rejection stores nothing.
+ *
+ * <p>Thread-safe.
+ */
+public final class GenericStore implements ObjectStore, AutoCloseable {
+    static final String ORPHAN_FINALIZER = "orphan";
+    static final String FOREGROUND_FINALIZER = "foregroundDeletion";
+    private static final Duration FRESHNESS_WAIT = Duration.ofSeconds(3);
+    private static final int MAX_UPDATE_ATTEMPTS = 16;
+    private static final int GENERATE_NAME_ATTEMPTS = 8;
+    private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+    private final ResourceDefinition definition;
+    private final ResourceType type;
+    private final ResourceStrategy strategy;
+    private final KeyValueStore storage;
+    private final AdmissionChain admission;
+    private final InstantSource clock;
+    private final Optional<VersionConversion> conversion;
+    private final String prefix;
+    private final WatchCache cache;
+    private final Set<String> selectableFields;
+    private final SecureRandom random = new SecureRandom();
+
+    /**
+     * @param storage the storage (the same store may back many resources)
+     * @param admission the admission plugins applied to API writes
+     * @param watchCacheCapacity how many recent events a watch can resume from
+     */
+    public GenericStore(ResourceDefinition definition, KeyValueStore storage, AdmissionChain admission, InstantSource clock, int watchCacheCapacity) {
+        this.definition = requireNonNull(definition, "definition is null");
+        this.strategy = definition.strategy();
+        this.type = strategy.type();
+        this.storage = requireNonNull(storage, "storage is null");
+        this.admission = requireNonNull(admission, "admission is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.conversion = definition.conversion();
+        this.prefix = conversion.map(c -> StorageKeys.resourcePrefix(c.storageResource())).orElseGet(() -> StorageKeys.resourcePrefix(type));
+        this.cache = new WatchCache(prefix, storage, this::decode, watchCacheCapacity, Math.max(watchCacheCapacity, 1024));
+        Set<String> fields = new HashSet<>(Set.of("metadata.name", "metadata.namespace"));
+        fields.addAll(strategySelectableFieldNames(strategy));
+        this.selectableFields = Set.copyOf(fields);
+    }
+
+    /** Loads the watch cache; call once before serving. */
+    public void start() {
+        cache.start();
+    }
+
+    @Override
+    public void close() {
+        cache.close();
+    }
+
+    @Override
+    public ResourceType type() {
+        return type;
+    }
+
+    public ResourceDefinition definition() {
+        return definition;
+    }
+
+    public WatchCache cache() {
+        return cache;
+    }
+
+    /** The storage key prefix, e.g. {@code /registry/pods/}. */
+    public String keyPrefix() {
+        return prefix;
+    }
+
+    // ---- reads -----------------------------------------------------------------------------------------
+
+    @Override
+    public ObjectNode get(String namespace, String name) {
+        return get(namespace, name, "").toObjectNode();
+    }
+
+    /** GET with upstream's resourceVersion semantics: empty = most recent, "0" = any, N = not older than N. */
+    public CachedObject get(String namespace, String name, String resourceVersion) {
+        String key = key(namespace, name);
+        if (resourceVersion.isEmpty()) {
+            if (!cache.waitForOwnWrites(FRESHNESS_WAIT)) {
+                return decodeOrNotFound(storage.get(key), name);
+            }
+        } else if (!resourceVersion.equals("0")) {
+            long wanted = parseResourceVersion(resourceVersion);
+            if (!cache.waitForRevision(wanted, FRESHNESS_WAIT)) {
+                checkNotTooLarge(wanted);
+                return decodeOrNotFound(storage.get(key), name);
+            }
+        }
+        CachedObject object = cache.get(key);
+        if (object == null) {
+            throw notFound(name);
+        }
+        return object;
+    }
+
+    private CachedObject decodeOrNotFound(KeyValue keyValue, String name) {
+        if (keyValue == null) {
+            throw notFound(name);
+        }
+        return decode(keyValue);
+    }
+
+    @Override
+    public List<ObjectNode> list(String namespace) {
+        ListResult result = list(namespace, ListOptions.EVERYTHING);
+        List<ObjectNode> objects = new ArrayList<>(result.items().size());
+        for (CachedObject object : result.items()) {
+            objects.add(object.toObjectNode());
+        }
+        return objects;
+    }
+
+    /** LIST with upstream's selector, paging and resourceVersion semantics. */
+    public ListResult list(String namespace, ListOptions options) {
+        validateListOptions(options, false);
+        Predicate<CachedObject> filter = filter(namespace, options);
+        String keyPrefix = StorageKeys.namespacePrefix(prefix, namespace);
+        String resourceVersion = options.resourceVersion();
+        if (!options.continueToken().isEmpty()) {
+            ContinueToken token = ContinueToken.decode(options.continueToken());
+            return listFromStorage(keyPrefix, prefix + token.startKey(), token.revision(), options, filter, true);
+        }
+        boolean exact = ListOptions.EXACT.equals(options.resourceVersionMatch());
+        if (options.limit() > 0 && !resourceVersion.equals("0")) {
+            long revision = resourceVersion.isEmpty() ? 0 : parseResourceVersion(resourceVersion);
+            if (!exact && revision > 0) {
+                checkNotTooLarge(revision);
+                revision = 0;
+            }
+            return listFromStorage(keyPrefix, "", revision, options, filter, false);
+        }
+        if (resourceVersion.isEmpty()) {
+            if (!cache.waitForOwnWrites(FRESHNESS_WAIT)) {
+                return listFromStorage(keyPrefix, "", 0, options, filter, false);
+            }
+        } else if (!resourceVersion.equals("0")) {
+            long wanted = parseResourceVersion(resourceVersion);
+            if (exact) {
+                if (cache.revision() != wanted) {
+                    return listFromStorage(keyPrefix, "", wanted, options, filter, false);
+                }
+            } else if (!cache.waitForRevision(wanted, FRESHNESS_WAIT)) {
+                checkNotTooLarge(wanted);
+                return listFromStorage(keyPrefix, "", 0, options, filter, false);
+            }
+        }
+        WatchCache.Snapshot snapshot = cache.list(keyPrefix, filter);
+        return new ListResult(snapshot.revision(), snapshot.items(), "", null);
+    }
+
+    private ListResult listFromStorage(String keyPrefix, String startKey, long revision, ListOptions options, Predicate<CachedObject> filter, boolean continuing) {
+        long limit = options.limit();
+        List<CachedObject> items = new ArrayList<>();
+        String nextKey = startKey;
+        long readRevision = revision;
+        boolean selective = !options.labelSelector().isEverything() || !options.fieldSelector().isEverything();
+        Long remaining = null;
+        String lastKey = null;
+        boolean more;
+        try {
+            while (true) {
+                long pageSize = limit == 0 ? 0 : Math.max(limit - items.size(), selective ? 100 : 1);
+                RangeResult page = storage.range(new RangeRequest(keyPrefix, nextKey, pageSize, readRevision));
+                readRevision = page.revision();
+                for (KeyValue keyValue : page.items()) {
+                    if (limit > 0 && items.size() >= limit) {
+                        break;
+                    }
+                    lastKey = keyValue.key();
+                    CachedObject object = decode(keyValue);
+                    if (filter.test(object)) {
+                        items.add(object);
+                    }
+                }
+                boolean consumedPage = page.items().isEmpty() || page.items().get(page.items().size() - 1).key().equals(lastKey);
+                more = page.more() || !consumedPage;
+                if (!more || (limit > 0 && items.size() >= limit)) {
+                    if (more && !selective) {
+                        remaining = page.count() - (consumedPage ? page.items().size() : indexAfter(page, lastKey));
+                    }
+                    break;
+                }
+                nextKey = lastKey + "\0";
+            }
+        } catch (StorageException.Compacted e) {
+            if (continuing) {
+                throw StatusException.expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.");
+            }
+            throw StatusException.expired("The resourceVersion for the provided list is too old.");
+        } catch (StorageException.FutureRevision e) {
+            throw tooLarge(revision);
+        }
+        String token = more && lastKey != null ? new ContinueToken(readRevision, lastKey.substring(prefix.length()) + "\0").encode() : "";
+        return new ListResult(readRevision, items, token, token.isEmpty() ? null : remaining);
+    }
+
+    private static long indexAfter(RangeResult page, String lastKey) {
+        for (int i = 0; i < page.items().size(); i++) {
+            if (page.items().get(i).key().equals(lastKey)) {
+                return i + 1;
+            }
+        }
+        return page.items().size();
+    }
+
+    /** WATCH with upstream's resourceVersion, bookmark and initial-events semantics. */
+    public WatchCache.Watcher watch(String namespace, ListOptions options) {
+        validateListOptions(options, true);
+        Predicate<CachedObject> filter = filter(namespace, options);
+        String keyPrefix = StorageKeys.namespacePrefix(prefix, namespace);
+        String resourceVersion = options.resourceVersion();
+        boolean sendInitialEvents = Boolean.TRUE.equals(options.sendInitialEvents());
+        if (sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
+            if (resourceVersion.isEmpty() && !cache.waitForOwnWrites(FRESHNESS_WAIT)) {
+                throw StatusException.timeout("Timeout: Too large resource version: " + cache.revision() + ", current: " + storage.currentRevision());
+            }
+            if (!sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
+                return cache.watchWithInitialState(filter, sendInitialEvents, keyPrefix);
+            }
+            long wanted = parseResourceVersion(resourceVersion);
+            if (!cache.waitForRevision(wanted, FRESHNESS_WAIT)) {
+                throw tooLarge(wanted);
+            }
+            return cache.watchWithInitialState(filter, true, keyPrefix);
+        }
+        long after = parseResourceVersion(resourceVersion);
+        return cache.watchFrom(after, filter);
+    }
+
+    private void validateListOptions(ListOptions options, boolean watch) {
+        FieldErrors errors = new FieldErrors();
+        String match = options.resourceVersionMatch();
+        if (!match.isEmpty()) {
+            if (watch) {
+                if (!match.equals(ListOptions.NOT_OLDER_THAN)) {
+                    errors.add(FieldError.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+                }
+            } else if (!match.equals(ListOptions.NOT_OLDER_THAN) && !match.equals(ListOptions.EXACT)) {
+                errors.add(FieldError.notSupported("resourceVersionMatch", match, List.of(ListOptions.EXACT, ListOptions.NOT_OLDER_THAN, "")));
+            }
+            if (options.resourceVersion().isEmpty() && !watch) {
+                errors.add(FieldError.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+            }
+            if (!options.continueToken().isEmpty()) {
+                errors.add(FieldError.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+            }
+            if (match.equals(ListOptions.EXACT) && options.resourceVersion().equals("0")) {
+                errors.add(FieldError.forbidden("resourceVersionMatch", "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+            }
+        }
+        if (watch && options.sendInitialEvents() != null) {
+            if (!options.allowWatchBookmarks()) {
+                errors.add(FieldError.forbidden("allowWatchBookmarks", "allowWatchBookmarks required when sendInitialEvents is provided"));
+            }
+            if (!match.equals(ListOptions.NOT_OLDER_THAN)) {
+                errors.add(FieldError.forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+            }
+        }
+        if (!options.continueToken().isEmpty() && !options.resourceVersion().isEmpty() && !options.resourceVersion().equals("0")) {
+            throw StatusException.badRequest("specifying resource version is not allowed when using continue");
+        }
+        if (!errors.isEmpty()) {
+            throw StatusException.invalid("meta.k8s.io", "ListOptions", "", errors);
+        }
+    }
+
+    /** The selector over namespace, labels and fields that a list or watch applies. */
+    public Predicate<CachedObject> filter(String namespace, ListOptions options) {
+        LabelSelector labels = options.labelSelector();
+        FieldSelector fields = options.fieldSelector();
+        if (!fields.isEverything()) {
+            fields.firstUnsupportedField(selectableFields).ifPresent(field -> {
+                throw StatusException.badRequest("field label not supported: " + field);
+            });
+        }
+        return object -> (namespace.isEmpty() || namespace.equals(object.namespace()))
+                && (labels.isEverything() || labels.matches(object.labels()))
+                && (fields.isEverything() || fields.matches(object.fields()));
+    }
+
+    /** The field names a strategy can select on, learned by asking it about an empty object. */
+    private static Set<String> strategySelectableFieldNames(ResourceStrategy strategy) {
+        ObjectNode probe = Json.MAPPER.createObjectNode();
+        Json.metadata(probe);
+        try {
+            return strategy.selectableFields(probe).keySet();
+        } catch (RuntimeException e) {
+            // A strategy that cannot describe an empty object supports only the common fields.
+            return Set.of();
+        }
+    }
+
+    // ---- writes ----------------------------------------------------------------------------------------
+
+    @Override
+    public ObjectNode create(ObjectNode object) {
+        String namespace = type.namespaced() ? Json.metadataText(object, "namespace") : "";
+        return create(namespace, object, OperationContext.IN_PROCESS).object();
+    }
+
+    /** Creates an object from a request body. */
+    public WriteResult create(String namespace, ObjectNode object, OperationContext context) {
+        checkKind(object);
+        checkNamespace(object, namespace);
+        strategy.applyDefaults(object);
+        String name = Json.metadataText(object, "name");
+        String generateName = Json.metadataText(object, "generateName");
+        boolean generated = name.isEmpty() && !generateName.isEmpty();
+        for (int attempt = 0; ; attempt++) {
+            ObjectNode candidate = attempt == 0 ? object : object.deepCopy();
+            if (generated) {
+                Json.metadata(candidate).put("name", generateName(generateName));
+            }
+            try {
+                return createOnce(namespace, candidate, context);
+            } catch (StatusException e) {
+                if (!generated || e.code() != 409 || attempt + 1 >= GENERATE_NAME_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private WriteResult createOnce(String namespace, ObjectNode object, OperationContext context) {
+        ObjectNode metadata = Json.metadata(object);
+        if (!Json.metadataText(object, "resourceVersion").isEmpty()) {
+            throw StatusException.badRequest("resourceVersion should not be set on objects to be created");
+        }
+        metadata.put("uid", UUID.randomUUID().toString());
+        metadata.put("creationTimestamp", now());
+        metadata.remove("deletionTimestamp");
+        metadata.remove("deletionGracePeriodSeconds");
+        metadata.remove("managedFields");
+        String name = Json.metadataText(object, "name");
+        if (context.admit()) {
+            admission.admit(attributes(Operation.CREATE, "", namespace, name, object, null, context));
+            checkNamespace(object, namespace);
+        }
+        strategy.prepareForCreate(object);
+        FieldErrors errors = ObjectMetaValidation.validateCreate(object, type.namespaced(), strategy.nameValidator());
+        errors.addAll(strategy.validate(object));
+        if (!errors.isEmpty()) {
+            throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);
+        }
+        if (context.admit()) {
+            admission.validate(attributes(Operation.CREATE, "", namespace, name, object, null, context));
+        }
+        List<String> warnings = strategy.warningsOnCreate(object);
+        if (context.dryRun()) {
+            return new WriteResult(object, true, false, warnings);
+        }
+        KeyValue stored;
+        try {
+            stored = storage.create(key(namespace, name), encode(object), Lease.NONE);
+        } catch (StorageException.KeyExists e) {
+            throw StatusException.alreadyExists(type.gvk().group(), type.plural(), name);
+        } catch (StorageException.ValueTooLarge e) {
+            throw StatusException.requestEntityTooLarge(1_572_864);
+        }
+        cache.noteWrite(stored.modRevision());
+        metadata.put("resourceVersion", Long.toString(stored.modRevision()));
+        return new WriteResult(object, true, false, warnings);
+    }
+
+    /**
+     * Computes the new state of an object from the stored one.
+     */
+    @FunctionalInterface
+    public interface Updater {
+        /**
+         * @param current a copy of the stored object (with its resourceVersion), or null when absent
+         * @return the object to store; a {@code metadata.resourceVersion} in it must equal the stored one
+         */
+        ObjectNode apply(ObjectNode current);
+    }
+
+    @Override
+    public ObjectNode guaranteedUpdate(String namespace, String name, String subresource, UnaryOperator<ObjectNode> tryUpdate) {
+        return update(namespace, name, subresource, current -> {
+            if (current == null) {
+                throw notFound(name);
+            }
+            return tryUpdate.apply(current);
+        }, OperationContext.IN_PROCESS).object();
+    }
+
+    /**
+     * Updates (PUT, PATCH, subresource writes) an object, retrying on storage conflicts by calling
+     * {@code updater} again on the fresh object, as upstream's {@code GuaranteedUpdate}.
+     *
+     * @param subresource empty for the main resource, else a subresource with a strategy (e.g. {@code status})
+     */
+    public WriteResult update(String namespace, String name, String subresource, Updater updater, OperationContext context) {
+        ResourceStrategy rules = strategyFor(subresource);
+        String key = key(namespace, name);
+        for (int attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+            KeyValue stored = storage.get(key);
+            ObjectNode current = stored == null ? null : toServed(stored);
+            ObjectNode updated = updater.apply(current == null ? null : current.deepCopy());
+            if (updated == null) {
+                throw notFound(name);
+            }
+            checkKind(updated);
+            ObjectNode metadata = Json.metadata(updated);
+            String bodyName = Json.metadataText(updated, "name");
+            if (bodyName.isEmpty()) {
+                metadata.put("name", name);
+            } else if (!bodyName.equals(name)) {
+                throw StatusException.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL (" + name + ")");
+            }
+            checkNamespace(updated, namespace);
+            strategy.applyDefaults(updated);
+            if (current == null) {
+                if (!subresource.isEmpty() || !rules.allowCreateOnUpdate()) {
+                    throw notFound(name);
+                }
+                metadata.remove("resourceVersion");
+                try {
+                    WriteResult created = createOnce(namespace, updated, context);
+                    return new WriteResult(created.object(), true, false, created.warnings());
+                } catch (StatusException e) {
+                    if (e.code() == 409 && e.reason() == io.k4j.api.errors.StatusReason.ALREADY_EXISTS) {
+                        continue;
+                    }
+                    throw e;
+                }
+            }
+            String resourceVersion = Json.metadataText(updated, "resourceVersion");
+            if (resourceVersion.isEmpty()) {
+                if (!rules.allowUnconditionalUpdate()) {
+                    throw StatusException.invalid(type.gvk().group(), type.kind(), name,
+                            new FieldErrors().add(FieldError.invalid("metadata.resourceVersion", "0x0", "must be specified for an update")));
+                }
+            } else if (parseResourceVersion(resourceVersion) != stored.modRevision()) {
+                throw StatusException.conflict(type.gvk().group(), type.plural(), name, StatusException.OBJECT_MODIFIED);
+            }
+            metadata.put("resourceVersion", Long.toString(stored.modRevision()));
+            keepSystemFields(updated, current);
+            rules.prepareForUpdate(updated, current);
+            if (context.admit()) {
+                admission.admit(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
+                checkNamespace(updated, namespace);
+            }
+            FieldErrors errors = ObjectMetaValidation.validateUpdate(updated, current);
+            errors.addAll(rules.validateUpdate(updated, current));
+            if (!errors.isEmpty()) {
+                throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);
+            }
+            if (context.admit()) {
+                admission.validate(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
+            }
+            List<String> warnings = rules.warningsOnUpdate(updated, current);
+            if (Json.semanticallyEqual(updated, current)) {
+                return new WriteResult(updated, false, false, warnings);
+            }
+            if (shouldDeleteDuringUpdate(updated)) {
+                if (context.dryRun()) {
+                    return new WriteResult(updated, false, true, warnings);
+                }
+                try {
+                    KeyValue deleted = storage.delete(key, stored.modRevision());
+                    cache.noteDelete(key, deleted.modRevision());
+                    return new WriteResult(toServed(deleted), false, true, warnings);
+                } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+                    continue;
+                }
+            }
+            if (context.dryRun()) {
+                return new WriteResult(updated, false, false, warnings);
+            }
+            try {
+                KeyValue written = storage.update(key, encode(updated), stored.modRevision(), stored.lease());
+                cache.noteWrite(written.modRevision());
+                metadata.put("resourceVersion", Long.toString(written.modRevision()));
+                return new WriteResult(updated, false, false, warnings);
+            } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+                // Someone wrote in between: compute the update again from the new state.
+            } catch (StorageException.ValueTooLarge e) {
+                throw StatusException.requestEntityTooLarge(1_572_864);
+            }
+        }
+        throw StatusException.conflict(type.gvk().group(), type.plural(), name, "too many concurrent updates, please try again");
+    }
+
+    /** An update can never change uid, creationTimestamp, deletionTimestamp or the grace period, as upstream's BeforeUpdate. */
+    private static void keepSystemFields(ObjectNode updated, ObjectNode current) {
+        ObjectNode metadata = Json.metadata(updated);
+        ObjectNode old = Json.metadata(current);
+        if (Json.metadataText(updated, "uid").isEmpty()) {
+            copyField(old, metadata, "uid");
+        }
+        copyField(old, metadata, "creationTimestamp");
+        copyField(old, metadata, "deletionTimestamp");
+        copyField(old, metadata, "deletionGracePeriodSeconds");
+        metadata.remove("managedFields");
+        if (!metadata.has("generation") && old.has("generation")) {
+            metadata.set("generation", old.get("generation"));
+        }
+    }
+
+    private static void copyField(ObjectNode from, ObjectNode to, String field) {
+        JsonNode value = from.get(field);
+        if (value == null || value.isNull()) {
+            to.remove(field);
+        } else {
+            to.set(field, value);
+        }
+    }
+
+    /** An object marked for deletion whose finalizers are gone and whose grace period is over goes away now. */
+    private static boolean shouldDeleteDuringUpdate(ObjectNode object) {
+        JsonNode metadata = object.path("metadata");
+        if (!metadata.hasNonNull("deletionTimestamp")) {
+            return false;
+        }
+        JsonNode finalizers = metadata.path("finalizers");
+        boolean noFinalizers = !finalizers.isArray() || finalizers.isEmpty();
+        return noFinalizers && metadata.path("deletionGracePeriodSeconds").asLong(0) == 0;
+    }
+
+    @Override
+    public void delete(String namespace, String name) {
+        delete(namespace, name, DeleteOptions.DEFAULT, OperationContext.IN_PROCESS);
+    }
+
+    /**
+     * Deletes with upstream's semantics: preconditions, graceful deletion, propagation finalizers and
+     * finalizers that keep the object (with {@code deletionTimestamp}) until they are removed.
+     */
+    public WriteResult delete(String namespace, String name, DeleteOptions options, OperationContext context) {
+        String key = key(namespace, name);
+        for (int attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+            KeyValue stored = storage.get(key);
+            if (stored == null) {
+                throw notFound(name);
+            }
+            ObjectNode current = toServed(stored);
+            checkPreconditions(current, stored, options, name);
+            if (context.admit()) {
+                AdmissionAttributes attributes = attributes(Operation.DELETE, "", namespace, name, current.deepCopy(), current, context);
+                admission.admit(attributes);
+                admission.validate(attributes);
+            }
+            ObjectNode updated = current.deepCopy();
+            ObjectNode metadata = Json.metadata(updated);
+            boolean finalizersChanged = applyPropagationPolicy(metadata, options.effectivePolicy());
+            boolean alreadyDeleting = metadata.hasNonNull("deletionTimestamp");
+            long gracePeriod = strategy.gracePeriodSeconds(updated, options.gracePeriodSeconds());
+            boolean hasFinalizers = metadata.path("finalizers").isArray() && !metadata.path("finalizers").isEmpty();
+            if (alreadyDeleting) {
+                long currentGrace = metadata.path("deletionGracePeriodSeconds").asLong(0);
+                boolean shorten = options.gracePeriodSeconds() != null && gracePeriod < currentGrace;
+                if (!shorten && !finalizersChanged) {
+                    if (hasFinalizers || currentGrace > 0) {
+                        return new WriteResult(current, false, false, List.of());
+                    }
+                } else if (shorten) {
+                    metadata.put("deletionGracePeriodSeconds", gracePeriod);
+                    metadata.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(gracePeriod)));
+                }
+                if (hasFinalizers || metadata.path("deletionGracePeriodSeconds").asLong(0) > 0) {
+                    Optional<WriteResult> marked = writeDeletionMark(key, stored, updated, context, name);
+                    if (marked.isPresent()) {
+                        return marked.get();
+                    }
+                    continue;
+                }
+            } else if (hasFinalizers || gracePeriod > 0) {
+                metadata.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(gracePeriod)));
+                metadata.put("deletionGracePeriodSeconds", gracePeriod);
+                if (metadata.has("generation") && gracePeriod > 0) {
+                    metadata.put("generation", metadata.get("generation").asLong() + 1);
+                }
+                Optional<WriteResult> marked = writeDeletionMark(key, stored, updated, context, name);
+                if (marked.isPresent()) {
+                    return marked.get();
+                }
+                continue;
+            }
+            if (context.dryRun()) {
+                return new WriteResult(current, false, true, List.of());
+            }
+            try {
+                KeyValue deleted = storage.delete(key, stored.modRevision());
+                cache.noteDelete(key, deleted.modRevision());
+                return new WriteResult(toServed(deleted), false, true, List.of());
+            } catch (StorageException.Conflict e) {
+                // Changed in between: decide again on the new state.
+            } catch (StorageException.KeyNotFound e) {
+                throw notFound(name);
+            }
+        }
+        throw StatusException.conflict(type.gvk().group(), type.plural(), name, "too many concurrent updates, please try again");
+    }
+
+    private Optional<WriteResult> writeDeletionMark(String key, KeyValue stored, ObjectNode updated, OperationContext context, String name) {
+        if (context.dryRun()) {
+            return Optional.of(new WriteResult(updated, false, false, List.of()));
+        }
+        try {
+            KeyValue written = storage.update(key, encode(updated), stored.modRevision(), stored.lease());
+            cache.noteWrite(written.modRevision());
+            Json.metadata(updated).put("resourceVersion", Long.toString(written.modRevision()));
+            return Optional.of(new WriteResult(updated, false, false, List.of()));
+        } catch (StorageException.Conflict e) {
+            return Optional.empty();
+        } catch (StorageException.KeyNotFound e) {
+            throw notFound(name);
+        }
+    }
+
+    /** Adds or removes the orphan and foregroundDeletion finalizers for the policy; true when they changed. */
+    private static boolean applyPropagationPolicy(ObjectNode metadata, String policy) {
+        if (policy == null) {
+            return false;
+        }
+        List<String> finalizers = new ArrayList<>();
+        metadata.path("finalizers").forEach(node -> finalizers.add(node.asText()));
+        List<String> wanted = new ArrayList<>(finalizers);
+        switch (policy) {
+            case DeleteOptions.ORPHAN -> {
+                wanted.remove(FOREGROUND_FINALIZER);
+                if (!wanted.contains(ORPHAN_FINALIZER)) {
+                    wanted.add(ORPHAN_FINALIZER);
+                }
+            }
+            case DeleteOptions.FOREGROUND -> {
+                wanted.remove(ORPHAN_FINALIZER);
+                if (!wanted.contains(FOREGROUND_FINALIZER)) {
+                    wanted.add(FOREGROUND_FINALIZER);
+                }
+            }
+            default -> {
+                wanted.remove(ORPHAN_FINALIZER);
+                wanted.remove(FOREGROUND_FINALIZER);
+            }
+        }
+        if (wanted.equals(finalizers)) {
+            return false;
+        }
+        if (wanted.isEmpty()) {
+            metadata.remove("finalizers");
+        } else {
+            ArrayNode array = metadata.putArray("finalizers");
+            wanted.forEach(array::add);
+        }
+        return true;
+    }
+
+    private void checkPreconditions(ObjectNode current, KeyValue stored, DeleteOptions options, String name) {
+        String uid = Json.metadataText(current, "uid");
+        if (options.preconditionUid() != null && !options.preconditionUid().equals(uid)) {
+            throw StatusException.conflict(type.gvk().group(), type.plural(), name,
+                    "Precondition failed: UID in precondition: " + options.preconditionUid() + ", UID in object meta: " + uid);
+        }
+        String resourceVersion = Long.toString(stored.modRevision());
+        if (options.preconditionResourceVersion() != null && !options.preconditionResourceVersion().equals(resourceVersion)) {
+            throw StatusException.conflict(type.gvk().group(), type.plural(), name,
+                    "Precondition failed: ResourceVersion in precondition: " + options.preconditionResourceVersion() + ", ResourceVersion in meta: " + resourceVersion);
+        }
+    }
+
+    /** DELETE of a collection: deletes every matching object; returns the objects as deleted (or marked). */
+    public List<ObjectNode> deleteCollection(String namespace, ListOptions listOptions, DeleteOptions deleteOptions, OperationContext context) {
+        ListResult matching = list(namespace, listOptions);
+        List<ObjectNode> deleted = new ArrayList<>(matching.items().size());
+        for (CachedObject object : matching.items()) {
+            try {
+                deleted.add(delete(object.namespace(), object.name(), deleteOptions, context).object());
+            } catch (StatusException e) {
+                if (e.code() != 404) {
+                    throw e;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------
+
+    private ResourceStrategy strategyFor(String subresource) {
+        if (subresource.isEmpty()) {
+            return strategy;
+        }
+        ResourceStrategy rules = definition.subresourceStrategies().get(subresource);
+        if (rules == null) {
+            throw StatusException.notFound(type.gvk().group(), type.plural() + "/" + subresource, "");
+        }
+        return rules;
+    }
+
+    public String key(String namespace, String name) {
+        if (type.namespaced() && namespace.isEmpty()) {
+            throw StatusException.badRequest("namespace is required for namespaced resource " + type.plural());
+        }
+        return StorageKeys.key(prefix, type.namespaced() ? namespace : "", name);
+    }
+
+    private void checkKind(ObjectNode object) {
+        String kind = object.path("kind").asText("");
+        String apiVersion = object.path("apiVersion").asText("");
+        if (!apiVersion.isEmpty() && !apiVersion.equals(type.gvk().apiVersion())) {
+            throw StatusException.badRequest("the API version in the data (" + apiVersion + ") does not match the expected API version (" + type.gvk().apiVersion() + ")");
+        }
+        if (!kind.isEmpty() && !kind.equals(type.kind())) {
+            throw StatusException.badRequest("the object provided is unrecognized (must be of type " + type.kind() + "): kind " + kind + " does not match");
+        }
+        object.put("apiVersion", type.gvk().apiVersion());
+        object.put("kind", type.kind());
+    }
+
+    private void checkNamespace(ObjectNode object, String namespace) {
+        ObjectNode metadata = Json.metadata(object);
+        if (!type.namespaced()) {
+            metadata.remove("namespace");
+            return;
+        }
+        String bodyNamespace = Json.metadataText(object, "namespace");
+        if (bodyNamespace.isEmpty()) {
+            metadata.put("namespace", namespace);
+        } else if (!bodyNamespace.equals(namespace)) {
+            throw StatusException.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+        }
+    }
+
+    private AdmissionAttributes attributes(Operation operation, String subresource, String namespace, String name, ObjectNode object, ObjectNode oldObject, OperationContext context) {
+        return new AdmissionAttributes(operation, type, subresource, namespace, name, object, oldObject, context.user(), context.dryRun());
+    }
+
+    private String generateName(String base) {
+        String trimmed = base.length() > 58 ? base.substring(0, 58) : base;
+        StringBuilder name = new StringBuilder(trimmed);
+        for (int i = 0; i < 5; i++) {
+            name.append(NAME_ALPHABET.charAt(random.nextInt(NAME_ALPHABET.length())));
+        }
+        return name.toString();
+    }
+
+    private String now() {
+        return timestamp(clock.instant());
+    }
+
+    private static String timestamp(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    /** Stored form: without resourceVersion, converted when the resource lives in another's storage. */
+    private byte[] encode(ObjectNode served) {
+        ObjectNode stored = conversion.map(c -> c.toStorage(served)).orElseGet(served::deepCopy);
+        Json.metadata(stored).remove("resourceVersion");
+        return Json.write(stored);
+    }
+
+    private ObjectNode toServed(KeyValue keyValue) {
+        ObjectNode object = Json.parseObject(keyValue.value());
+        if (conversion.isPresent()) {
+            object = conversion.get().fromStorage(object);
+        }
+        Json.metadata(object).put("resourceVersion", Long.toString(keyValue.modRevision()));
+        return object;
+    }
+
+    /** The cached form of a stored key: served JSON with resourceVersion, labels, and selectable fields. */
+    CachedObject decode(KeyValue keyValue) {
+        ObjectNode object = toServed(keyValue);
+        String name = Json.metadataText(object, "name");
+        String namespace = Json.metadataText(object, "namespace");
+        Map<String, String> fields = new HashMap<>(strategy.selectableFields(object));
+        fields.put("metadata.name", name);
+        fields.put("metadata.namespace", namespace);
+        return new CachedObject(keyValue.key(), namespace, name, keyValue.modRevision(), Json.write(object), Json.metadataMap(object, "labels"), fields);
+    }
+
+    private StatusException notFound(String name) {
+        return StatusException.notFound(type.gvk().group(), type.plural(), name);
+    }
+
+    private static long parseResourceVersion(String resourceVersion) {
+        try {
+            long value = Long.parseLong(resourceVersion);
+            if (value < 0) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw StatusException.badRequest("invalid resource version: " + resourceVersion);
+        }
+    }
+
+    private void checkNotTooLarge(long wanted) {
+        long current = storage.currentRevision();
+        if (wanted > current) {
+            throw tooLarge(wanted);
+        }
+    }
+
+    private StatusException tooLarge(long wanted) {
+        return new StatusException(io.k4j.api.errors.StatusReason.TIMEOUT, 504,
+                "Timeout: Too large resource version: " + wanted + ", current: " + storage.currentRevision(),
+                null, null, null, List.of(new io.k4j.api.errors.StatusCause("ResourceVersionTooLarge", "Too large resource version", "")), 1);
+    }
+}

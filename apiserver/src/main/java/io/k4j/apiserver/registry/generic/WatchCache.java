@@ -1,0 +1,454 @@
+package io.k4j.apiserver.registry.generic;
+
+import static java.util.Objects.requireNonNull;
+
+import io.k4j.api.errors.StatusException;
+import io.k4j.storage.KeyValue;
+import io.k4j.storage.KeyValueStore;
+import io.k4j.storage.RangeRequest;
+import io.k4j.storage.RangeResult;
+import io.k4j.storage.StorageException;
+import io.k4j.storage.Watch;
+import io.k4j.storage.WatchEvent;
+import io.k4j.storage.WatchListener;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The in-memory state of one resource, as upstream's cacher: it lists the storage prefix once, then follows a
+ * storage watch, keeping every object (as serialised bytes) and a window of recent events. LIST is served from
+ * the objects and WATCH from the window, so neither touches storage.
+ *
+ * <p>The cache's revision is the last revision it saw for its prefix, so it never claims a state it has not
+ * observed. Writes made through this apiserver are noted ({@link #noteWrite}) so that a read after a write waits
+ * until the cache has caught up with it (read-your-writes).
+ *
+ * <p>Thread-safe: one write lock guards state changes and the hand-off of events to watchers, so each watcher
+ * receives events in revision order with no gaps or duplicates.
+ */
+public final class WatchCache implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WatchCache.class);
+
+    private final String prefix;
+    private final KeyValueStore storage;
+    private final Function<KeyValue, CachedObject> decoder;
+    private final int historyCapacity;
+    private final int watcherQueueCapacity;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Condition advanced = lock.writeLock().newCondition();
+    private final TreeMap<String, CachedObject> objects = new TreeMap<>();
+    private final ArrayDeque<CacheEvent> history = new ArrayDeque<>();
+    private final Set<Watcher> watchers = new LinkedHashSet<>();
+    private final AtomicLong lastWriteRevision = new AtomicLong();
+    /** Deletes made through this apiserver not yet seen, by key: the storage SPI does not report a delete's revision. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Long> pendingDeletes = new java.util.concurrent.ConcurrentHashMap<>();
+    private long revision;
+    private long windowStart;
+    private boolean ready;
+    private Watch storageWatch;
+    private volatile boolean closed;
+
+    /**
+     * @param prefix the storage prefix of the resource
+     * @param decoder turns a stored key into its cached form (called outside the lock)
+     * @param historyCapacity how many recent events a watch can resume from
+     * @param watcherQueueCapacity how many undelivered events a watcher may hold before it is ended
+     */
+    public WatchCache(String prefix, KeyValueStore storage, Function<KeyValue, CachedObject> decoder, int historyCapacity, int watcherQueueCapacity) {
+        this.prefix = requireNonNull(prefix, "prefix is null");
+        this.storage = requireNonNull(storage, "storage is null");
+        this.decoder = requireNonNull(decoder, "decoder is null");
+        if (historyCapacity < 1 || watcherQueueCapacity < 1) {
+            throw new IllegalArgumentException("capacities must be positive");
+        }
+        this.historyCapacity = historyCapacity;
+        this.watcherQueueCapacity = watcherQueueCapacity;
+    }
+
+    /** Lists the prefix and starts following it. */
+    public void start() {
+        RangeResult all = storage.range(RangeRequest.prefix(prefix));
+        List<CachedObject> decoded = new ArrayList<>(all.items().size());
+        for (KeyValue keyValue : all.items()) {
+            decoded.add(decoder.apply(keyValue));
+        }
+        List<Watcher> ended;
+        lock.writeLock().lock();
+        try {
+            objects.clear();
+            history.clear();
+            pendingDeletes.clear();
+            for (CachedObject object : decoded) {
+                objects.put(object.key(), object);
+            }
+            revision = Math.max(revision, all.revision());
+            windowStart = revision;
+            ready = true;
+            ended = new ArrayList<>(watchers);
+            watchers.clear();
+            advanced.signalAll();
+        } finally {
+            lock.writeLock().unlock();
+        }
+        ended.forEach(Watcher::end);
+        storageWatch = storage.watch(prefix, all.revision() + 1, new Listener());
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Watch watch = storageWatch;
+        if (watch != null) {
+            watch.close();
+        }
+        List<Watcher> ended;
+        lock.writeLock().lock();
+        try {
+            ended = new ArrayList<>(watchers);
+            watchers.clear();
+        } finally {
+            lock.writeLock().unlock();
+        }
+        ended.forEach(Watcher::end);
+    }
+
+    /** The last revision the cache observed. */
+    public long revision() {
+        lock.readLock().lock();
+        try {
+            return revision;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Records a write this apiserver made, so reads wait until the cache has seen it. */
+    public void noteWrite(long writeRevision) {
+        lastWriteRevision.accumulateAndGet(writeRevision, Math::max);
+    }
+
+    /**
+     * Records a delete this apiserver made of the key whose last mod revision was {@code lastModRevision}, so
+     * reads wait until the cache has seen it.
+     */
+    public void noteDelete(String key, long lastModRevision) {
+        lock.readLock().lock();
+        try {
+            CachedObject cached = objects.get(key);
+            if (cached != null && cached.revision() <= lastModRevision) {
+                pendingDeletes.merge(key, lastModRevision, Math::max);
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Waits until the cache has seen every write this apiserver made; false on timeout. */
+    public boolean waitForOwnWrites(Duration timeout) {
+        long wanted = lastWriteRevision.get();
+        long remaining = timeout.toNanos();
+        lock.writeLock().lock();
+        try {
+            while ((!ready || revision < wanted || !pendingDeletes.isEmpty()) && remaining > 0) {
+                remaining = advanced.awaitNanos(remaining);
+            }
+            return ready && revision >= wanted && pendingDeletes.isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Waits until the cache has seen {@code wanted}; false on timeout. */
+    public boolean waitForRevision(long wanted, Duration timeout) {
+        long remaining = timeout.toNanos();
+        lock.writeLock().lock();
+        try {
+            while ((!ready || revision < wanted) && remaining > 0) {
+                remaining = advanced.awaitNanos(remaining);
+            }
+            return ready && revision >= wanted;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** The object under {@code key}, or null. */
+    public CachedObject get(String key) {
+        lock.readLock().lock();
+        try {
+            return objects.get(key);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** A consistent snapshot of the objects under {@code keyPrefix} that match {@code filter}, in key order. */
+    public Snapshot list(String keyPrefix, Predicate<CachedObject> filter) {
+        lock.readLock().lock();
+        try {
+            NavigableMap<String, CachedObject> range = objects.subMap(keyPrefix, true, keyPrefix + Character.MAX_VALUE, false);
+            List<CachedObject> items = new ArrayList<>(range.size());
+            for (CachedObject object : range.values()) {
+                if (filter.test(object)) {
+                    items.add(object);
+                }
+            }
+            return new Snapshot(revision, items);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The objects of a list and the revision they are the state of. */
+    public record Snapshot(long revision, List<CachedObject> items) {
+        public Snapshot {
+            items = List.copyOf(items);
+        }
+    }
+
+    /**
+     * Watches changes after {@code afterRevision}.
+     *
+     * @throws StatusException 410 Gone when the window no longer holds the events after that revision
+     */
+    public Watcher watchFrom(long afterRevision, Predicate<CachedObject> filter) {
+        lock.writeLock().lock();
+        try {
+            if (afterRevision < windowStart) {
+                throw StatusException.expired("too old resource version: " + afterRevision + " (" + (windowStart + 1) + ")");
+            }
+            Watcher watcher = new Watcher(filter);
+            for (CacheEvent event : history) {
+                if (event.revision() > afterRevision) {
+                    WatchItem item = watcher.itemFor(event);
+                    if (item != null) {
+                        watcher.queue.add(item);
+                    }
+                }
+            }
+            watchers.add(watcher);
+            return watcher;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Watches from the current state: first an ADDED event per matching object, then (when asked) a bookmark
+     * marking the end of those, then every later change.
+     */
+    public Watcher watchWithInitialState(Predicate<CachedObject> filter, boolean initialEventsEndBookmark, String keyPrefix) {
+        lock.writeLock().lock();
+        try {
+            Watcher watcher = new Watcher(filter);
+            for (CachedObject object : objects.subMap(keyPrefix, true, keyPrefix + Character.MAX_VALUE, false).values()) {
+                if (filter.test(object)) {
+                    watcher.queue.add(new WatchItem.Event(WatchItem.EventType.ADDED, object));
+                }
+            }
+            if (initialEventsEndBookmark) {
+                watcher.queue.add(new WatchItem.Bookmark(revision, true));
+            }
+            watchers.add(watcher);
+            return watcher;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** How many watchers are registered. */
+    public int watcherCount() {
+        lock.readLock().lock();
+        try {
+            return watchers.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private void apply(List<Decoded> changes) {
+        List<Watcher> ended = new ArrayList<>();
+        lock.writeLock().lock();
+        try {
+            for (Decoded change : changes) {
+                CachedObject previous = change.deleted() ? objects.remove(change.key()) : objects.put(change.key(), change.object());
+                if (change.deleted()) {
+                    pendingDeletes.remove(change.key());
+                }
+                WatchItem.EventType type = change.deleted() ? WatchItem.EventType.DELETED : previous == null ? WatchItem.EventType.ADDED : WatchItem.EventType.MODIFIED;
+                if (change.deleted() && previous == null) {
+                    continue;
+                }
+                CacheEvent event = new CacheEvent(type, change.object(), previous, change.revision());
+                history.addLast(event);
+                if (history.size() > historyCapacity) {
+                    windowStart = history.removeFirst().revision();
+                }
+                revision = Math.max(revision, change.revision());
+                for (Watcher watcher : watchers) {
+                    WatchItem item = watcher.itemFor(event);
+                    if (item != null && !watcher.offer(item)) {
+                        ended.add(watcher);
+                    }
+                }
+            }
+            ended.forEach(watchers::remove);
+            advanced.signalAll();
+        } finally {
+            lock.writeLock().unlock();
+        }
+        for (Watcher watcher : ended) {
+            LOG.info("ending a watch on {}: the client does not keep up", prefix);
+            watcher.end();
+        }
+    }
+
+    private void restart(StorageException cause) {
+        if (closed) {
+            return;
+        }
+        LOG.warn("watch on {} failed, reloading the cache: {}", prefix, cause.getMessage());
+        Thread.ofVirtual().name("watch-cache-reload " + prefix).start(() -> {
+            long delayMillis = 100;
+            while (!closed) {
+                try {
+                    start();
+                    return;
+                } catch (StorageException e) {
+                    LOG.warn("reloading the cache of {} failed: {}", prefix, e.getMessage());
+                    try {
+                        Thread.sleep(delayMillis);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    delayMillis = Math.min(delayMillis * 2, 5_000);
+                }
+            }
+        });
+    }
+
+    private record CacheEvent(WatchItem.EventType type, CachedObject object, CachedObject previous, long revision) {}
+
+    private record Decoded(String key, CachedObject object, boolean deleted, long revision) {}
+
+    private final class Listener implements WatchListener {
+        @Override
+        public void onEvents(List<WatchEvent> events) {
+            if (closed) {
+                return;
+            }
+            List<Decoded> changes = new ArrayList<>(events.size());
+            for (WatchEvent event : events) {
+                switch (event) {
+                    case WatchEvent.Put put -> changes.add(new Decoded(put.key(), decoder.apply(put.current()), false, put.revision()));
+                    case WatchEvent.Delete delete -> {
+                        KeyValue last = delete.previous();
+                        KeyValue atDelete = new KeyValue(last.key(), last.value(), last.createRevision(), delete.revision(), last.version(), last.lease());
+                        changes.add(new Decoded(delete.key(), decoder.apply(atDelete), true, delete.revision()));
+                    }
+                }
+            }
+            apply(changes);
+        }
+
+        @Override
+        public void onError(StorageException error) {
+            restart(error);
+        }
+    }
+
+    /**
+     * One client's watch: a queue of items the serving thread drains. Ended when the client falls more than the
+     * queue capacity behind (as upstream ends slow watchers) or the cache reloads. Thread-safe.
+     */
+    public final class Watcher implements AutoCloseable {
+        private final LinkedBlockingQueue<WatchItem> queue = new LinkedBlockingQueue<>();
+        private final Predicate<CachedObject> filter;
+
+        private Watcher(Predicate<CachedObject> filter) {
+            this.filter = filter;
+        }
+
+        /** The next item, or null when none arrives within {@code timeout}. */
+        public WatchItem poll(Duration timeout) throws InterruptedException {
+            return queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        /** Queues a bookmark at the cache's revision behind the events already queued. */
+        public void requestBookmark() {
+            lock.writeLock().lock();
+            try {
+                if (watchers.contains(this)) {
+                    queue.add(new WatchItem.Bookmark(revision, false));
+                }
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+
+        @Override
+        public void close() {
+            lock.writeLock().lock();
+            try {
+                watchers.remove(this);
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+
+        private boolean offer(WatchItem item) {
+            if (queue.size() >= watcherQueueCapacity) {
+                return false;
+            }
+            queue.add(item);
+            return true;
+        }
+
+        private void end() {
+            queue.add(new WatchItem.Ended());
+        }
+
+        /** The item this watcher sees for an event: a change of whether an object matches is an ADDED or DELETED. */
+        private WatchItem itemFor(CacheEvent event) {
+            boolean matchesNow = filter.test(event.object());
+            return switch (event.type()) {
+                case ADDED -> matchesNow ? new WatchItem.Event(WatchItem.EventType.ADDED, event.object()) : null;
+                case DELETED -> matchesNow ? new WatchItem.Event(WatchItem.EventType.DELETED, event.object()) : null;
+                case MODIFIED -> {
+                    boolean matchedBefore = filter.test(event.previous());
+                    if (matchesNow && matchedBefore) {
+                        yield new WatchItem.Event(WatchItem.EventType.MODIFIED, event.object());
+                    } else if (matchesNow) {
+                        yield new WatchItem.Event(WatchItem.EventType.ADDED, event.object());
+                    } else if (matchedBefore) {
+                        yield new WatchItem.Event(WatchItem.EventType.DELETED, event.object());
+                    } else {
+                        yield null;
+                    }
+                }
+            };
+        }
+    }
+}

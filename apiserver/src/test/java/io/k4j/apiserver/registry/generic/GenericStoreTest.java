@@ -1,0 +1,424 @@
+package io.k4j.apiserver.registry.generic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.errors.StatusException;
+import io.k4j.api.selection.FieldSelector;
+import io.k4j.api.selection.LabelSelector;
+import io.k4j.api.validation.FieldError;
+import io.k4j.api.validation.FieldErrors;
+import io.k4j.apiserver.admission.AdmissionAttributes;
+import io.k4j.apiserver.admission.MutatingAdmissionPlugin;
+import io.k4j.apiserver.admission.Operation;
+import io.k4j.apiserver.admission.ValidatingAdmissionPlugin;
+import io.k4j.apiserver.testing.TestResources;
+import io.k4j.storage.sqlite.SqliteKeyValueStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GenericStoreTest {
+    private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2026-01-02T03:04:05Z"));
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private SqliteKeyValueStore storage;
+
+    @BeforeEach
+    void openStorage(@TempDir Path directory) {
+        storage = SqliteKeyValueStore.open(directory.resolve("state.db"));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+        storage.close();
+    }
+
+    private GenericStore store(ResourceDefinition definition, AdmissionChain admission) {
+        GenericStore store = new GenericStore(definition, storage, admission, CLOCK, 100);
+        store.start();
+        closeables.add(store);
+        return store;
+    }
+
+    private GenericStore pods() {
+        return store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), AdmissionChain.NONE);
+    }
+
+    private static ObjectNode pod(String name, Map<String, String> labels) {
+        ObjectNode pod = Json.MAPPER.createObjectNode();
+        pod.put("apiVersion", "v1").put("kind", "Pod");
+        ObjectNode metadata = pod.putObject("metadata");
+        if (name != null) {
+            metadata.put("name", name);
+        }
+        ObjectNode labelNode = metadata.putObject("labels");
+        labels.forEach(labelNode::put);
+        pod.putObject("spec").putArray("containers").addObject().put("name", "c").put("image", "busybox");
+        pod.putObject("status").put("phase", "Running");
+        return pod;
+    }
+
+    private static OperationContext user() {
+        return new OperationContext(OperationContext.SYSTEM_USER, false, true);
+    }
+
+    @Test
+    void createStoresUnderUpstreamKeyAndSetsSystemFields() {
+        GenericStore pods = pods();
+        ObjectNode created = pods.create("default", pod("web", Map.of()), user()).object();
+
+        assertThat(storage.get("/registry/pods/default/web")).isNotNull();
+        assertThat(Json.metadataText(created, "uid")).hasSize(36);
+        assertThat(Json.metadataText(created, "creationTimestamp")).isEqualTo("2026-01-02T03:04:05Z");
+        assertThat(Json.metadataText(created, "namespace")).isEqualTo("default");
+        assertThat(Json.metadataText(created, "resourceVersion")).isEqualTo(Long.toString(storage.currentRevision()));
+        assertThat(created.has("status")).as("status is cleared on create").isFalse();
+        assertThat(created.path("metadata").path("generation").asLong()).isEqualTo(1);
+        assertThat(new String(storage.get("/registry/pods/default/web").value())).doesNotContain("resourceVersion");
+    }
+
+    @Test
+    void createRejectsDuplicatesMismatchesAndInvalidNames() {
+        GenericStore pods = pods();
+        pods.create("default", pod("web", Map.of()), user());
+
+        assertThatThrownBy(() -> pods.create("default", pod("web", Map.of()), user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.getMessage()).isEqualTo("pods \"web\" already exists"));
+        ObjectNode otherNamespace = pod("x", Map.of());
+        ((ObjectNode) otherNamespace.get("metadata")).put("namespace", "kube-system");
+        assertThatThrownBy(() -> pods.create("default", otherNamespace, user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(400));
+        ObjectNode wrongKind = pod("y", Map.of()).put("kind", "Service");
+        assertThatThrownBy(() -> pods.create("default", wrongKind, user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(400));
+        assertThatThrownBy(() -> pods.create("default", pod("Bad_Name", Map.of()), user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.getMessage()).startsWith("Pod \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain");
+                });
+    }
+
+    @Test
+    void generateNameAddsRandomSuffix() {
+        GenericStore pods = pods();
+        ObjectNode body = pod(null, Map.of());
+        ((ObjectNode) body.get("metadata")).put("generateName", "web-");
+
+        ObjectNode created = pods.create("default", body, user()).object();
+
+        assertThat(Json.metadataText(created, "name")).matches("web-[bcdfghjklmnpqrstvwxz2456789]{5}");
+    }
+
+    @Test
+    void dryRunStoresNothing() {
+        GenericStore pods = pods();
+        long before = storage.currentRevision();
+
+        ObjectNode created = pods.create("default", pod("web", Map.of()), new OperationContext(OperationContext.SYSTEM_USER, true, true)).object();
+
+        assertThat(Json.metadataText(created, "uid")).isNotEmpty();
+        assertThat(storage.currentRevision()).isEqualTo(before);
+    }
+
+    @Test
+    void admissionRunsInOrderAndRejectionStoresNothing() {
+        List<String> calls = new ArrayList<>();
+        MutatingAdmissionPlugin labeler = new MutatingAdmissionPlugin() {
+            @Override
+            public void admit(AdmissionAttributes attributes) {
+                calls.add("mutate");
+                ((ObjectNode) attributes.object().get("metadata")).with("labels").put("admitted", "yes");
+            }
+
+            @Override
+            public String name() {
+                return "Labeler";
+            }
+
+            @Override
+            public boolean handles(Operation operation) {
+                return operation == Operation.CREATE;
+            }
+        };
+        ValidatingAdmissionPlugin denier = new ValidatingAdmissionPlugin() {
+            @Override
+            public void validate(AdmissionAttributes attributes) {
+                calls.add("validate " + attributes.object().path("metadata").path("labels").path("admitted").asText());
+                if (attributes.name().equals("denied")) {
+                    throw StatusException.forbidden("pods \"denied\" is forbidden: no");
+                }
+            }
+
+            @Override
+            public String name() {
+                return "Denier";
+            }
+
+            @Override
+            public boolean handles(Operation operation) {
+                return true;
+            }
+        };
+        GenericStore pods = store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), new AdmissionChain(List.of(labeler, denier)));
+
+        ObjectNode created = pods.create("default", pod("allowed", Map.of()), user()).object();
+        assertThatThrownBy(() -> pods.create("default", pod("denied", Map.of()), user())).isInstanceOf(StatusException.class);
+
+        assertThat(created.path("metadata").path("labels").path("admitted").asText()).isEqualTo("yes");
+        assertThat(calls).containsExactly("mutate", "validate yes", "mutate", "validate yes");
+        assertThat(storage.get("/registry/pods/default/denied")).isNull();
+    }
+
+    @Test
+    void updateWithStaleResourceVersionConflicts() {
+        GenericStore pods = pods();
+        ObjectNode created = pods.create("default", pod("web", Map.of()), user()).object();
+        ObjectNode first = created.deepCopy();
+        ((ObjectNode) first.get("metadata")).with("labels").put("a", "1");
+        pods.update("default", "web", "", current -> first, user());
+
+        ObjectNode stale = created.deepCopy();
+        ((ObjectNode) stale.get("metadata")).with("labels").put("a", "2");
+        assertThatThrownBy(() -> pods.update("default", "web", "", current -> stale, user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> {
+                    assertThat(e.code()).isEqualTo(409);
+                    assertThat(e.getMessage()).isEqualTo("Operation cannot be fulfilled on pods \"web\": the object has been modified; please apply your changes to the latest version and try again");
+                });
+    }
+
+    @Test
+    void updateKeepsStatusBumpsGenerationOnSpecChangeAndStatusSubresourceKeepsSpec() {
+        GenericStore pods = pods();
+        pods.create("default", pod("web", Map.of()), user());
+
+        ObjectNode withStatus = pods.update("default", "web", "status", current -> {
+            current.putObject("status").put("phase", "Running");
+            ((ObjectNode) current.get("spec")).put("nodeName", "ignored");
+            return current;
+        }, user()).object();
+        assertThat(withStatus.path("status").path("phase").asText()).isEqualTo("Running");
+        assertThat(withStatus.path("spec").has("nodeName")).isFalse();
+
+        ObjectNode changed = pods.update("default", "web", "", current -> {
+            current.remove("status");
+            ((ObjectNode) current.get("spec")).put("nodeName", "node-1");
+            return current;
+        }, user()).object();
+        assertThat(changed.path("status").path("phase").asText()).isEqualTo("Running");
+        assertThat(changed.path("metadata").path("generation").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void noOpUpdateWritesNothing() {
+        GenericStore pods = pods();
+        ObjectNode created = pods.create("default", pod("web", Map.of()), user()).object();
+        long before = storage.currentRevision();
+
+        ObjectNode result = pods.update("default", "web", "", current -> current, user()).object();
+
+        assertThat(storage.currentRevision()).isEqualTo(before);
+        assertThat(Json.metadataText(result, "resourceVersion")).isEqualTo(Json.metadataText(created, "resourceVersion"));
+    }
+
+    @Test
+    void finalizersKeepObjectUntilRemoved() {
+        GenericStore pods = pods();
+        ObjectNode body = pod("web", Map.of());
+        ((ObjectNode) body.get("metadata")).putArray("finalizers").add("example.com/keep");
+        pods.create("default", body, user());
+
+        WriteResult marked = pods.delete("default", "web", DeleteOptions.DEFAULT, user());
+        assertThat(marked.deleted()).isFalse();
+        assertThat(Json.metadataText(marked.object(), "deletionTimestamp")).isEqualTo("2026-01-02T03:04:05Z");
+        assertThat(storage.get("/registry/pods/default/web")).isNotNull();
+
+        WriteResult finished = pods.update("default", "web", "", current -> {
+            ((ObjectNode) current.get("metadata")).remove("finalizers");
+            return current;
+        }, user());
+        assertThat(finished.deleted()).isTrue();
+        assertThat(storage.get("/registry/pods/default/web")).isNull();
+    }
+
+    @Test
+    void propagationPoliciesAddUpstreamFinalizers() {
+        GenericStore pods = pods();
+        pods.create("default", pod("orphaned", Map.of()), user());
+        pods.create("default", pod("foreground", Map.of()), user());
+
+        ObjectNode orphaned = pods.delete("default", "orphaned", new DeleteOptions(null, null, null, "Orphan", null), user()).object();
+        ObjectNode foreground = pods.delete("default", "foreground", new DeleteOptions(null, null, null, "Foreground", null), user()).object();
+
+        assertThat(orphaned.path("metadata").path("finalizers").get(0).asText()).isEqualTo("orphan");
+        assertThat(foreground.path("metadata").path("finalizers").get(0).asText()).isEqualTo("foregroundDeletion");
+    }
+
+    @Test
+    void deletePreconditionsAreChecked() {
+        GenericStore pods = pods();
+        pods.create("default", pod("web", Map.of()), user());
+
+        assertThatThrownBy(() -> pods.delete("default", "web", new DeleteOptions(null, "other-uid", null, null, null), user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.getMessage()).contains("Precondition failed: UID in precondition: other-uid, UID in object meta: "));
+        assertThat(pods.delete("default", "web", DeleteOptions.DEFAULT, user()).deleted()).isTrue();
+        assertThatThrownBy(() -> pods.get("default", "web")).isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(404));
+    }
+
+    @Test
+    void listFiltersBySelectorsAndPagesWithContinueTokens() {
+        GenericStore pods = pods();
+        for (int i = 0; i < 5; i++) {
+            pods.create("default", pod("pod-" + i, Map.of("app", i % 2 == 0 ? "even" : "odd")), user());
+        }
+        pods.create("other", pod("pod-x", Map.of("app", "even")), user());
+
+        ListResult even = pods.list("default", ListOptions.EVERYTHING.withSelectors(LabelSelector.parse("app in (even)"), FieldSelector.everything()));
+        assertThat(even.items()).extracting(CachedObject::name).containsExactly("pod-0", "pod-2", "pod-4");
+        ListResult everywhere = pods.list("", ListOptions.EVERYTHING.withSelectors(LabelSelector.parse("app=even"), FieldSelector.parse("metadata.namespace!=default")));
+        assertThat(everywhere.items()).extracting(CachedObject::name).containsExactly("pod-x");
+        assertThatThrownBy(() -> pods.list("", ListOptions.EVERYTHING.withSelectors(LabelSelector.everything(), FieldSelector.parse("spec.unknown=x"))))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.getMessage()).isEqualTo("field label not supported: spec.unknown"));
+
+        ListOptions firstPage = new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, "", "", "", false, null, 0);
+        ListResult page1 = pods.list("default", firstPage);
+        pods.create("default", pod("pod-9", Map.of()), user());
+        ListResult page2 = pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page1.continueToken(), "", "", false, null, 0));
+        ListResult page3 = pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page2.continueToken(), "", "", false, null, 0));
+
+        assertThat(page1.items()).extracting(CachedObject::name).containsExactly("pod-0", "pod-1");
+        assertThat(page1.remainingItemCount()).isEqualTo(3);
+        assertThat(page2.items()).extracting(CachedObject::name).containsExactly("pod-2", "pod-3");
+        assertThat(page3.items()).extracting(CachedObject::name).containsExactly("pod-4");
+        assertThat(page3.continueToken()).isEmpty();
+        assertThat(page3.revision()).isEqualTo(page1.revision());
+
+        storage.compact(storage.currentRevision());
+        assertThatThrownBy(() -> pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page1.continueToken(), "", "", false, null, 0)))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(410));
+    }
+
+    @Test
+    void watchDeliversEventsAfterRevisionAndRejectsTooOld() throws Exception {
+        GenericStore pods = store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), AdmissionChain.NONE);
+        ObjectNode first = pods.create("default", pod("a", Map.of("app", "x")), user()).object();
+        long afterFirst = Long.parseLong(Json.metadataText(first, "resourceVersion"));
+
+        WatchCache.Watcher watcher = pods.watch("default", new ListOptions(LabelSelector.parse("app=x"), FieldSelector.everything(), 0, "", Long.toString(afterFirst), "", false, null, 0));
+        pods.create("default", pod("b", Map.of("app", "x")), user());
+        pods.create("default", pod("c", Map.of("app", "y")), user());
+        pods.update("default", "b", "", current -> {
+            ((ObjectNode) current.get("metadata")).with("labels").put("app", "y");
+            return current;
+        }, user());
+        pods.delete("default", "a", DeleteOptions.DEFAULT, user());
+
+        assertThat(describe(watcher.poll(Duration.ofSeconds(5)))).isEqualTo("ADDED b");
+        assertThat(describe(watcher.poll(Duration.ofSeconds(5)))).as("leaving the selector is a delete").isEqualTo("DELETED b");
+        assertThat(describe(watcher.poll(Duration.ofSeconds(5)))).isEqualTo("DELETED a");
+        watcher.close();
+
+        for (int i = 0; i < 120; i++) {
+            pods.create("default", pod("filler-" + i, Map.of()), user());
+        }
+        pods.list("default", ListOptions.EVERYTHING);
+        assertThatThrownBy(() -> pods.watch("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 0, "", Long.toString(afterFirst), "", false, null, 0)))
+                .isInstanceOfSatisfying(StatusException.class, e -> {
+                    assertThat(e.code()).isEqualTo(410);
+                    assertThat(e.getMessage()).startsWith("too old resource version: " + afterFirst + " (");
+                });
+    }
+
+    @Test
+    void watchWithInitialEventsEndsThemWithBookmark() throws Exception {
+        GenericStore pods = pods();
+        pods.create("default", pod("a", Map.of()), user());
+
+        WatchCache.Watcher watcher = pods.watch("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 0, "", "", "NotOlderThan", true, true, 0));
+
+        assertThat(describe(watcher.poll(Duration.ofSeconds(5)))).isEqualTo("ADDED a");
+        assertThat(watcher.poll(Duration.ofSeconds(5))).isInstanceOfSatisfying(WatchItem.Bookmark.class, bookmark -> assertThat(bookmark.initialEventsEnd()).isTrue());
+        watcher.close();
+    }
+
+    @Test
+    void strategyValidationErrorsAreInvalid() {
+        GenericStrategy base = new GenericStrategy(TestResources.CONFIG_MAPS, CLOCK);
+        ResourceStrategy strict = new DelegatingStrategy(base) {
+            @Override
+            public FieldErrors validate(ObjectNode object) {
+                return new FieldErrors().add(FieldError.required("data", "")).add(FieldError.invalid("metadata.name", "x", "bad"));
+            }
+        };
+        GenericStore configMaps = store(ResourceDefinition.of(strict), AdmissionChain.NONE);
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.putObject("metadata").put("name", "x");
+
+        assertThatThrownBy(() -> configMaps.create("default", body, user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.getMessage()).isEqualTo("ConfigMap \"x\" is invalid: [data: Required value, metadata.name: Invalid value: \"x\": bad]");
+                });
+    }
+
+    private static String describe(WatchItem item) {
+        if (item instanceof WatchItem.Event event) {
+            return event.type() + " " + event.object().name();
+        }
+        return String.valueOf(item);
+    }
+
+    private static class DelegatingStrategy implements ResourceStrategy {
+        private final ResourceStrategy delegate;
+
+        DelegatingStrategy(ResourceStrategy delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public io.k4j.api.resource.ResourceType type() {
+            return delegate.type();
+        }
+
+        @Override
+        public void prepareForCreate(ObjectNode object) {
+            delegate.prepareForCreate(object);
+        }
+
+        @Override
+        public void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject) {
+            delegate.prepareForUpdate(newObject, oldObject);
+        }
+
+        @Override
+        public FieldErrors validate(ObjectNode object) {
+            return delegate.validate(object);
+        }
+
+        @Override
+        public FieldErrors validateUpdate(ObjectNode newObject, ObjectNode oldObject) {
+            return delegate.validateUpdate(newObject, oldObject);
+        }
+
+        @Override
+        public List<TableColumn> tableColumns() {
+            return delegate.tableColumns();
+        }
+
+        @Override
+        public List<Object> tableRow(ObjectNode object) {
+            return delegate.tableRow(object);
+        }
+    }
+}
