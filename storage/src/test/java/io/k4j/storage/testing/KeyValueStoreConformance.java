@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -498,9 +499,9 @@ public abstract class KeyValueStoreConformance {
                 }
                 return count;
             });
-            await().atMost(EVENT_TIMEOUT).until(() -> store.currentRevision() >= start + 60);
+            waitAtMost(EVENT_TIMEOUT).until(() -> store.currentRevision() >= start + 60);
             try (Watch ignored = store.watch("/registry/pods/", start + 1, listener)) {
-                await().atMost(EVENT_TIMEOUT).until(() -> listener.events().size() >= 100);
+                waitAtMost(EVENT_TIMEOUT).until(() -> listener.events().size() >= 100);
                 writing.set(false);
                 int total = 50 + written.get(5, TimeUnit.SECONDS);
                 listener.awaitRevision(start + total);
@@ -634,6 +635,20 @@ public abstract class KeyValueStoreConformance {
         }
     }
 
+    @Test
+    void compactionCannotGoBackwardsOrIntoTheFuture() {
+        KeyValue a = store.create("/registry/pods/default/a", bytes("a1"), Lease.NONE);
+        store.update("/registry/pods/default/a", bytes("a2"), a.modRevision(), Lease.NONE);
+        long current = store.currentRevision();
+
+        assertThatThrownBy(() -> store.compact(current + 10)).isInstanceOf(StorageException.FutureRevision.class);
+        store.compact(current);
+        assertThatThrownBy(() -> store.compact(current)).isInstanceOf(StorageException.Compacted.class);
+        assertThatThrownBy(() -> store.compact(a.modRevision())).isInstanceOf(StorageException.Compacted.class);
+        assertThat(store.compactedRevision()).isEqualTo(current);
+        assertThat(store.get("/registry/pods/default/a").value()).isEqualTo(bytes("a2"));
+    }
+
     // ---- leases ----
 
     @Test
@@ -647,7 +662,7 @@ public abstract class KeyValueStoreConformance {
         RecordingListener listener = new RecordingListener();
 
         try (Watch ignored = store.watch("/registry/events/", 0, listener)) {
-            await().atMost(LEASE_TIMEOUT).until(() -> store.get("/registry/events/default/one") == null
+            waitAtMost(LEASE_TIMEOUT).until(() -> store.get("/registry/events/default/one") == null
                     && store.get("/registry/events/default/two") == null);
 
             List<WatchEvent> events = listener.awaitEvents(2);
@@ -679,7 +694,7 @@ public abstract class KeyValueStoreConformance {
         if (System.nanoTime() - renewed < LEASE_TTL.toNanos()) {
             assertThat(store.get("/registry/events/default/renewed")).isNotNull();
         }
-        await().atMost(LEASE_TIMEOUT).until(() -> store.get("/registry/events/default/renewed") == null);
+        waitAtMost(LEASE_TIMEOUT).until(() -> store.get("/registry/events/default/renewed") == null);
     }
 
     @Test
@@ -742,12 +757,17 @@ public abstract class KeyValueStoreConformance {
             return error;
         }
         try {
-            await().atMost(EVENT_TIMEOUT).until(() -> !listener.errors.isEmpty());
+            waitAtMost(EVENT_TIMEOUT).until(() -> !listener.errors.isEmpty());
             assertThat(listener.events()).isEmpty();
             return listener.errors.getFirst();
         } finally {
             watch.close();
         }
+    }
+
+    /** Awaitility polling fast: the default first poll after 100 ms would dominate the suite's run time. */
+    protected static ConditionFactory waitAtMost(Duration timeout) {
+        return await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10));
     }
 
     protected static byte[] bytes(String text) {
@@ -856,7 +876,7 @@ public abstract class KeyValueStoreConformance {
 
         /** Waits until at least {@code count} events arrived and returns all events received so far. */
         public List<WatchEvent> awaitEvents(int count) {
-            await().atMost(EVENT_TIMEOUT).until(() -> events.size() >= count || !errors.isEmpty());
+            waitAtMost(EVENT_TIMEOUT).until(() -> events.size() >= count || !errors.isEmpty());
             assertThat(errors).as("watch errors").isEmpty();
             return events();
         }
@@ -867,7 +887,7 @@ public abstract class KeyValueStoreConformance {
         }
 
         private void awaitUntil(Predicate<WatchEvent> condition) {
-            await().atMost(EVENT_TIMEOUT).until(() -> events.stream().anyMatch(condition) || !errors.isEmpty());
+            waitAtMost(EVENT_TIMEOUT).until(() -> events.stream().anyMatch(condition) || !errors.isEmpty());
             assertThat(errors).as("watch errors").isEmpty();
         }
     }
