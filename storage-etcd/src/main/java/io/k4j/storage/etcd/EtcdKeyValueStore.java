@@ -51,7 +51,8 @@ import io.k4j.storage.WatchListener;
  *
  * <p>Differences from an empty embedded store that callers may notice: a fresh etcd is at revision 1, not 0, so the
  * first write gets revision 2; and a request that times out ({@link StorageException.Unavailable}) may still have been
- * applied by etcd.
+ * applied by etcd. While etcd is unreachable, requests wait for the connection to come back, up to the request
+ * timeout.
  *
  * <p>Writes are durable when acknowledged: etcd replies only after a quorum has the entry in its fsynced WAL.
  *
@@ -433,6 +434,10 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     }
 
     private void checkSize(String key, byte[] value) {
+        if (key.isEmpty()) {
+            // etcd refuses empty keys; failing here keeps that programming error from looking like an outage.
+            throw new IllegalArgumentException("key is empty");
+        }
         long keyBytes = key.getBytes(UTF_8).length;
         long requestBytes = KEY_COPIES_PER_WRITE * keyBytes + value.length + REQUEST_OVERHEAD_BYTES;
         if (requestBytes > maxRequestBytes) {

@@ -137,6 +137,8 @@ final class EtcdWatch implements Watch {
                 .withRange(rangeEnd)
                 .withRevision(fromRevision)
                 .withPrevKV(true)
+                // The created response shows the stream works again, which resets the backoff even when idle.
+                .withCreateNotify(true)
                 // A member cut off from its cluster would otherwise keep the stream open and silently send nothing.
                 .withRequireLeader(true)
                 .build();

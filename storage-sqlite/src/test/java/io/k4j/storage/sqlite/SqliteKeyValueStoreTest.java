@@ -215,6 +215,41 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
     }
 
     @Test
+    void aReplayLongerThanOneHistoryPageArrivesComplete() throws Exception {
+        long start = store.currentRevision();
+        // More matching events than one history page (1000), interleaved with events the watch must skip.
+        runConcurrently(16, thread -> {
+            for (int i = 0; i < 70; i++) {
+                store.create("/registry/pods/ns" + thread + "/p" + i, bytes("x"), Lease.NONE);
+                if (i % 4 == 0) {
+                    store.create("/registry/other/ns" + thread + "/p" + i, bytes("x"), Lease.NONE);
+                }
+            }
+            return null;
+        });
+        List<WatchEvent> received = new CopyOnWriteArrayList<>();
+        WatchListener listener = new WatchListener() {
+            @Override
+            public void onEvents(List<WatchEvent> events) {
+                received.addAll(events);
+            }
+
+            @Override
+            public void onError(StorageException error) {
+                throw new AssertionError("unexpected watch error", error);
+            }
+        };
+
+        try (Watch ignored = store.watch("/registry/pods/", start + 1, listener)) {
+            waitAtMost(Duration.ofSeconds(10)).until(() -> received.size() >= 16 * 70);
+        }
+
+        assertThat(received).hasSize(16 * 70);
+        assertThat(received).extracting(WatchEvent::key).allMatch(key -> key.startsWith("/registry/pods/"));
+        assertThat(received).extracting(WatchEvent::revision).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
     void closingTheStoreEndsItsWatchesWithAnError() {
         List<StorageException> errors = new CopyOnWriteArrayList<>();
         store.watch("/registry/pods/", 0, new WatchListener() {
