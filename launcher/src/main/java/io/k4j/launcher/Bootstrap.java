@@ -56,7 +56,7 @@ final class Bootstrap {
      * @param securePort the apiserver's port
      * @param clusterCaPem the cluster CA certificate, published as {@code kube-root-ca.crt}
      */
-    void run(String kubernetesServiceIp, String advertiseAddress, int securePort, String clusterCaPem, RbacPolicy policy) {
+    void run(String kubernetesServiceIp, java.util.Optional<String> advertiseAddress, int securePort, String clusterCaPem, RbacPolicy policy) {
         for (String namespace : SYSTEM_NAMESPACES) {
             ensure(NAMESPACES, "", namespace, object(meta -> meta.put("name", namespace), "Namespace", "v1"));
         }
@@ -69,7 +69,11 @@ final class Bootstrap {
             ensure(CONFIG_MAPS, namespace, "kube-root-ca.crt", rootCa);
         }
         ensure(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort));
-        ensureEndpoints(advertiseAddress, securePort);
+        if (advertiseAddress.isPresent()) {
+            ensureEndpoints(advertiseAddress.get(), securePort);
+        } else {
+            LOG.warn("the host has no non-loopback address: the kubernetes service has no endpoints; pass --advertise-address");
+        }
         ensure(PRIORITY_CLASSES, "", "system-node-critical", priorityClass("system-node-critical", 2_000_001_000L,
                 "Used for system critical pods that must not be moved from their current node."));
         ensure(PRIORITY_CLASSES, "", "system-cluster-critical", priorityClass("system-cluster-critical", 2_000_000_000L,

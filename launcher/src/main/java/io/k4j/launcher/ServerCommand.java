@@ -25,7 +25,7 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--secure-port", defaultValue = "6443", description = "HTTPS port of the apiserver (default ${DEFAULT-VALUE}).")
     int securePort;
 
-    @Option(names = "--advertise-address", defaultValue = "127.0.0.1", description = "Address written into kubeconfigs (default ${DEFAULT-VALUE}).")
+    @Option(names = "--advertise-address", description = "Address the cluster reaches the apiserver on (the kubernetes service's endpoint; default: the host's first non-loopback IPv4).")
     String advertiseAddress;
 
     @Option(names = "--tls-san", description = "Extra host name or IP for the serving certificate (repeatable).")
@@ -61,7 +61,7 @@ final class ServerCommand implements Callable<Integer> {
                 Optional.ofNullable(datastoreEndpoint).filter(endpoint -> !endpoint.isBlank()),
                 InetAddress.getByName(bindAddress),
                 securePort,
-                advertiseAddress,
+                advertiseAddress == null ? HostAddresses.primary().map(InetAddress::getHostAddress) : Optional.of(advertiseAddress),
                 tlsSubjectAlternativeNames,
                 Optional.ofNullable(tokenAuthFile),
                 serviceClusterIpRange,

@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param datastoreEndpoint empty for the embedded store, else e.g. {@code etcd://127.0.0.1:2379}
  * @param bindAddress the address the apiserver listens on
  * @param securePort the HTTPS port (6443)
- * @param advertiseAddress the address written into kubeconfigs
+ * @param advertiseAddress the address the cluster reaches the apiserver on (the {@code kubernetes} service's endpoint);
+ *     empty when the host has no non-loopback address, in which case the endpoint is not published
  * @param tlsSubjectAlternativeNames extra host names or IPs for the serving certificate
  * @param tokenAuthFile a static token file (upstream CSV format), if any
  * @param serviceClusterIpRange the service CIDR; its first address is the {@code kubernetes} service's
@@ -27,7 +28,7 @@ public record ServerConfig(
         Optional<String> datastoreEndpoint,
         InetAddress bindAddress,
         int securePort,
-        String advertiseAddress,
+        Optional<String> advertiseAddress,
         List<String> tlsSubjectAlternativeNames,
         Optional<Path> tokenAuthFile,
         String serviceClusterIpRange,

@@ -1,0 +1,283 @@
+package io.k4j.launcher;
+
+import static java.util.Objects.requireNonNull;
+
+import io.k4j.apiserver.ApiServer;
+import io.k4j.apiserver.ApiServerConfig;
+import io.k4j.apiserver.NonResourceHandler;
+import io.k4j.apiserver.admission.AdmissionPlugins;
+import io.k4j.apiserver.authentication.Authenticator;
+import io.k4j.apiserver.authentication.impersonation.Impersonator;
+import io.k4j.apiserver.authentication.serviceaccount.OidcDiscovery;
+import io.k4j.apiserver.authentication.serviceaccount.ServiceAccountTokenAuthenticator;
+import io.k4j.apiserver.authentication.serviceaccount.ServiceAccountTokenIssuer;
+import io.k4j.apiserver.authentication.serviceaccount.TokenRequestHandler;
+import io.k4j.apiserver.authentication.token.BearerTokenAuthenticator;
+import io.k4j.apiserver.authentication.token.TokenAuthenticator;
+import io.k4j.apiserver.authentication.token.TokenFileAuthenticator;
+import io.k4j.apiserver.authentication.x509.X509Authenticator;
+import io.k4j.apiserver.authorization.Authorizer;
+import io.k4j.apiserver.authorization.UnionAuthorizer;
+import io.k4j.apiserver.authorization.node.NodeAuthorizer;
+import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
+import io.k4j.apiserver.authorization.rbac.ClusterRoleAggregator;
+import io.k4j.apiserver.authorization.rbac.RbacAuthorizer;
+import io.k4j.apiserver.authorization.rbac.RbacPolicySource;
+import io.k4j.apiserver.discovery.HealthCheck;
+import io.k4j.apiserver.pki.ClusterPki;
+import io.k4j.apiserver.pki.KeyAlgorithm;
+import io.k4j.apiserver.pki.Kubeconfig;
+import io.k4j.apiserver.pki.PkiOptions;
+import io.k4j.apiserver.pki.TlsContexts;
+import io.k4j.apiserver.registry.authentication.SelfSubjectReviewResource;
+import io.k4j.apiserver.registry.authentication.TokenReviewResource;
+import io.k4j.apiserver.registry.authorization.LocalSubjectAccessReviewResource;
+import io.k4j.apiserver.registry.authorization.SelfSubjectAccessReviewResource;
+import io.k4j.apiserver.registry.authorization.SelfSubjectRulesReviewResource;
+import io.k4j.apiserver.registry.authorization.SubjectAccessReviewResource;
+import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.generic.ResourceDefinition;
+import io.k4j.apiserver.registry.generic.SubresourceHandler;
+import io.k4j.apiserver.registry.groups.CorePodTemplateRules;
+import io.k4j.apiserver.registry.groups.GroupResources;
+import io.k4j.apiserver.registry.scale.ScaleSubresource;
+import io.k4j.storage.KeyValueStore;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running control plane: storage ▶ apiserver ▶ bootstrap objects, each step started only once the previous
+ * one is ready (k3s orders its start-up the same way). Closing it stops everything in reverse order.
+ */
+final class ControlPlane implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("server");
+    private static final String CLUSTER_NAME = "k4j";
+    private static final String ADMIN_USER = "kubernetes-admin";
+
+    private final KeyValueStore storage;
+    private final ApiServer apiServer;
+    private final ScheduledExecutorService background;
+    private final CountDownLatch terminated = new CountDownLatch(1);
+
+    private ControlPlane(KeyValueStore storage, ApiServer apiServer, ScheduledExecutorService background) {
+        this.storage = requireNonNull(storage, "storage is null");
+        this.apiServer = requireNonNull(apiServer, "apiServer is null");
+        this.background = requireNonNull(background, "background is null");
+    }
+
+    static ControlPlane start(ServerConfig config) throws Exception {
+        long startedNanos = System.nanoTime();
+        InstantSource clock = InstantSource.system();
+        DataDirectory dataDirectory = config.dataDirectory().create();
+        ServiceCidr serviceCidr = ServiceCidr.parse(config.serviceClusterIpRange());
+        String hostName = InetAddress.getLocalHost().getHostName();
+
+        ClusterPki pki = ClusterPki.loadOrCreate(dataDirectory.pkiDirectory(), pkiOptions(config, hostName, serviceCidr, clock));
+        LOG.info("PKI ready in {}", dataDirectory.pkiDirectory());
+
+        LOG.info("opening storage: {}", StorageBackends.describe(config.datastoreEndpoint(), dataDirectory));
+        KeyValueStore storage = StorageBackends.open(config.datastoreEndpoint(), dataDirectory);
+        LOG.info("storage ready at revision {}", storage.currentRevision());
+
+        LateBoundRegistry registry = new LateBoundRegistry();
+        String serverUrl = "https://" + hostForUrl(kubeconfigHost(config)) + ":" + config.securePort();
+        ServiceAccountTokenIssuer issuer = new ServiceAccountTokenIssuer(pki.serviceAccountSigningKey(), pki.serviceAccountPublicKey(),
+                ServiceAccountTokenIssuer.DEFAULT_ISSUER, clock);
+        List<String> apiAudiences = List.of(ServiceAccountTokenIssuer.DEFAULT_ISSUER);
+
+        List<TokenAuthenticator> tokenAuthenticators = new ArrayList<>();
+        if (config.tokenAuthFile().isPresent()) {
+            tokenAuthenticators.add(TokenFileAuthenticator.load(config.tokenAuthFile().get()));
+        }
+        tokenAuthenticators.add(new ServiceAccountTokenAuthenticator(List.of(pki.serviceAccountPublicKey()),
+                List.of(ServiceAccountTokenIssuer.DEFAULT_ISSUER, ServiceAccountTokenIssuer.LEGACY_ISSUER), apiAudiences, registry, clock));
+        List<Authenticator> authenticators = new ArrayList<>();
+        authenticators.add(new X509Authenticator(clock));
+        tokenAuthenticators.forEach(tokenAuthenticator -> authenticators.add(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences)));
+
+        RbacAuthorizer rbac = new RbacAuthorizer(RbacPolicySource.of(registry));
+        List<Authorizer> authorizers = List.of(new NodeAuthorizer(registry), rbac);
+        Authorizer authorizer = new UnionAuthorizer(authorizers);
+        Impersonator impersonator = new Impersonator(authorizer);
+
+        List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock).definitions());
+        resources.addAll(new GroupResources(clock, new CorePodTemplateRules()).definitions().values());
+        resources = withHandler(resources, "serviceaccounts", new TokenRequestHandler(issuer, apiAudiences, registry, true));
+        resources = withHandler(resources, "replicationcontrollers", ScaleSubresource.forLabelMap());
+
+        OidcDiscovery oidc = new OidcDiscovery(ServiceAccountTokenIssuer.DEFAULT_ISSUER, serverUrl + OidcDiscovery.JWKS_PATH, List.of(pki.serviceAccountPublicKey()));
+        BootstrapReadiness bootstrapped = new BootstrapReadiness();
+        ApiServerConfig apiServerConfig = ApiServerConfig.builder(storage,
+                        TlsContexts.keyStore(pki.apiServer(), List.of(pki.caCertificate())), TlsContexts.KEY_STORE_PASSWORD)
+                .listen(config.bindAddress().getHostAddress(), config.securePort())
+                .clientCaCertificates(List.of(pki.caCertificate()))
+                .authenticators(authenticators)
+                .impersonator((requester, request) -> impersonator.impersonate(requester, request.headers()))
+                .authorizers(authorizers)
+                .admissionPlugins(AdmissionPlugins.create(registry))
+                .resources(resources)
+                .createOnlyResources(List.of(
+                        new TokenReviewResource(tokenAuthenticators, apiAudiences),
+                        new SelfSubjectReviewResource(clock),
+                        new SubjectAccessReviewResource(authorizer),
+                        new SelfSubjectAccessReviewResource(authorizer),
+                        new LocalSubjectAccessReviewResource(authorizer),
+                        new SelfSubjectRulesReviewResource(rbac)))
+                .nonResourceHandlers(List.of(
+                        json(OidcDiscovery.CONFIGURATION_PATH, oidc.openidConfiguration()),
+                        json(OidcDiscovery.JWKS_PATH, oidc.jwks())))
+                .healthChecks(List.of(HealthCheck.of("poststarthook/k4j-bootstrap", bootstrapped::check)))
+                .clock(clock)
+                .build();
+        ApiServer apiServer = new ApiServer(apiServerConfig);
+        registry.bind(apiServer.registry());
+        apiServer.start();
+        LOG.info("apiserver serving on https://{}:{}", config.bindAddress().getHostAddress(), apiServer.port());
+
+        new Bootstrap(registry).run(serviceCidr.firstAddress().getHostAddress(), config.advertiseAddress(), apiServer.port(), pki.caCertificatePem(),
+                new Bootstrap.RbacPolicy(BootstrapPolicy.clusterRoles(), BootstrapPolicy.clusterRoleBindings(),
+                        BootstrapPolicy.namespacedRoles(), BootstrapPolicy.namespacedRoleBindings()));
+        ClusterRoleAggregator aggregator = new ClusterRoleAggregator(registry);
+        aggregator.reconcile();
+        ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor(runnable -> Thread.ofPlatform().daemon().name("clusterrole-aggregation").unstarted(runnable));
+        // Until the controller manager runs the aggregation controller, keep aggregated roles in step from here.
+        background.scheduleWithFixedDelay(() -> {
+            try {
+                aggregator.reconcile();
+            } catch (RuntimeException e) {
+                LOG.warn("cluster role aggregation failed, retrying: {}", e.getMessage());
+            }
+        }, 2, 2, TimeUnit.SECONDS);
+
+        writeKubeconfigs(config, dataDirectory, pki, serverUrl);
+        bootstrapped.markDone();
+        LOG.info("k4j server ready in {} ms; kubeconfig: {}", (System.nanoTime() - startedNanos) / 1_000_000, dataDirectory.adminKubeconfig());
+        ControlPlane controlPlane = new ControlPlane(storage, apiServer, background);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(controlPlane::close));
+        return controlPlane;
+    }
+
+    private static PkiOptions pkiOptions(ServerConfig config, String hostName, ServiceCidr serviceCidr, InstantSource clock) throws IOException {
+        List<String> extraNames = new ArrayList<>();
+        List<InetAddress> extraAddresses = new ArrayList<>();
+        for (String name : config.tlsSubjectAlternativeNames()) {
+            if (name.chars().allMatch(character -> Character.isDigit(character) || character == '.' || character == ':')) {
+                extraAddresses.add(InetAddress.getByName(name));
+            } else {
+                extraNames.add(name);
+            }
+        }
+        if (config.advertiseAddress().isPresent()) {
+            extraAddresses.add(InetAddress.getByName(config.advertiseAddress().get()));
+        }
+        if (!config.bindAddress().isAnyLocalAddress()) {
+            extraAddresses.add(config.bindAddress());
+        }
+        return new PkiOptions(hostName, hostName, serviceCidr.firstAddress(), "cluster.local", extraNames, extraAddresses, KeyAlgorithm.ECDSA_P256, clock);
+    }
+
+    private static List<ResourceDefinition> withHandler(List<ResourceDefinition> definitions, String plural, SubresourceHandler handler) {
+        List<ResourceDefinition> result = new ArrayList<>();
+        boolean found = false;
+        for (ResourceDefinition definition : definitions) {
+            if (definition.strategy().type().gvr().group().isEmpty() && definition.strategy().type().plural().equals(plural)) {
+                List<SubresourceHandler> handlers = new ArrayList<>(definition.subresourceHandlers());
+                handlers.add(handler);
+                result.add(new ResourceDefinition(definition.strategy(), definition.subresourceStrategies(), handlers, definition.conversion()));
+                found = true;
+            } else {
+                result.add(definition);
+            }
+        }
+        if (!found) {
+            throw new IllegalStateException("no definition for core resource " + plural);
+        }
+        return result;
+    }
+
+    private static NonResourceHandler json(String path, byte[] body) {
+        return new NonResourceHandler() {
+            @Override
+            public String path() {
+                return path;
+            }
+
+            @Override
+            public Response get(Map<String, List<String>> query) {
+                return new Response(200, "application/json", body);
+            }
+        };
+    }
+
+    /** The admin kubeconfig in the data directory, and at {@code --write-kubeconfig} (default ~/.kube/config) when absent there. */
+    private static void writeKubeconfigs(ServerConfig config, DataDirectory dataDirectory, ClusterPki pki, String serverUrl) throws IOException {
+        Kubeconfig.write(dataDirectory.adminKubeconfig(), CLUSTER_NAME, serverUrl, pki.caCertificatePem(),
+                pki.admin().certificatePem(), pki.admin().privateKeyPem(), ADMIN_USER, ADMIN_USER + "@" + CLUSTER_NAME);
+        if (config.writeKubeconfig().isPresent()) {
+            Path target = config.writeKubeconfig().get();
+            if (!Files.exists(target)) {
+                Files.createDirectories(target.toAbsolutePath().getParent());
+                Kubeconfig.write(target, CLUSTER_NAME, serverUrl, pki.caCertificatePem(),
+                        pki.admin().certificatePem(), pki.admin().privateKeyPem(), ADMIN_USER, ADMIN_USER + "@" + CLUSTER_NAME);
+                LOG.info("wrote admin kubeconfig to {}", target);
+            }
+        }
+    }
+
+    /** Where kubeconfigs point: loopback when the apiserver listens there (as k3s does), else its bind address. */
+    private static String kubeconfigHost(ServerConfig config) {
+        InetAddress bind = config.bindAddress();
+        return bind.isAnyLocalAddress() || bind.isLoopbackAddress() ? "127.0.0.1" : bind.getHostAddress();
+    }
+
+    private static String hostForUrl(String address) {
+        return address.contains(":") ? "[" + address + "]" : address;
+    }
+
+    void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    @Override
+    public void close() {
+        if (terminated.getCount() == 0) {
+            return;
+        }
+        LOG.info("shutting down");
+        background.shutdownNow();
+        try {
+            apiServer.close();
+        } catch (Exception e) {
+            LOG.warn("apiserver did not stop cleanly: {}", e.getMessage());
+        }
+        storage.close();
+        terminated.countDown();
+    }
+
+    /** Ready once the bootstrap objects exist, so clients never see a cluster without its system namespaces. */
+    private static final class BootstrapReadiness {
+        private volatile boolean done;
+
+        void markDone() {
+            done = true;
+        }
+
+        void check() {
+            if (!done) {
+                throw new IllegalStateException("bootstrap objects are not created yet");
+            }
+        }
+    }
+}
