@@ -218,6 +218,43 @@ class StrategicMergePatchTest {
                         metadata: {annotations: "gone"}
                         spec: {nodeName: {odd: true}}
                         """),
+                Arguments.of("patch recorded from kubectl 1.32 client-side apply against our OpenAPI v3", POD, """
+                        metadata: {name: web, labels: {app: web}}
+                        spec: {containers: [{name: a, image: "nginx:1", env: [{name: X, value: "1"}], ports: [{containerPort: 80}]}, {name: b, image: busybox}]}
+                        status: {phase: Running}
+                        """, """
+                        {"spec": {"$setElementOrder/containers": [{"name": "b"}, {"name": "a"}], "containers": [{"image": "busybox:2", "name": "b"},
+                          {"$setElementOrder/env": [{"name": "Y"}], "$setElementOrder/ports": [{"containerPort": 80}, {"containerPort": 443}],
+                           "env": [{"name": "Y", "value": "2"}, {"$patch": "delete", "name": "X"}], "image": "nginx:2", "name": "a", "ports": [{"containerPort": 443}]}]}}
+                        """, """
+                        metadata: {name: web, labels: {app: web}}
+                        spec: {containers: [{name: b, image: "busybox:2"}, {name: a, image: "nginx:2", env: [{name: "Y", value: "2"}], ports: [{containerPort: 80}, {containerPort: 443}]}]}
+                        status: {phase: Running}
+                        """),
+                Arguments.of("deployment patch recorded from kubectl 1.32 client-side apply against our OpenAPI v3", DEPLOYMENT, """
+                        metadata: {name: d}
+                        spec:
+                          replicas: 2
+                          selector: {matchLabels: {app: d}}
+                          strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1}}
+                          template:
+                            metadata: {labels: {app: d}}
+                            spec: {containers: [{name: c, image: "nginx:1"}], volumes: [{name: v, emptyDir: {}}]}
+                        """, """
+                        {"spec": {"replicas": 3, "strategy": {"$retainKeys": ["type"], "rollingUpdate": null, "type": "Recreate"},
+                          "template": {"spec": {"$setElementOrder/containers": [{"name": "c"}], "$setElementOrder/volumes": [{"name": "v"}],
+                            "containers": [{"image": "nginx:2", "name": "c"}],
+                            "volumes": [{"$retainKeys": ["hostPath", "name"], "emptyDir": null, "hostPath": {"path": "/data"}, "name": "v"}]}}}}
+                        """, """
+                        metadata: {name: d}
+                        spec:
+                          replicas: 3
+                          selector: {matchLabels: {app: d}}
+                          strategy: {type: Recreate}
+                          template:
+                            metadata: {labels: {app: d}}
+                            spec: {containers: [{name: c, image: "nginx:2"}], volumes: [{name: v, hostPath: {path: /data}}]}
+                        """),
                 Arguments.of("unknown fields merge like maps", POD, """
                         spec: {extra: {a: 1, list: [1, 2]}}
                         """, """
