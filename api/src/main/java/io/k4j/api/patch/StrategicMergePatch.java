@@ -139,6 +139,10 @@ public final class StrategicMergePatch {
         if (strategy.equals(MERGE)) {
             return mergeList(original, patch, itemSchema, mergeKey, deleteList);
         }
+        // upstream deletes from any list, whatever its strategy (fixed in 1.25: it used to replace the list)
+        if (deleteList) {
+            return deleteFromList(original, patch);
+        }
         return (ArrayNode) stripDirectives(patch, new Schema.ArrayOf(itemSchema == null ? new Schema.Untyped() : itemSchema));
     }
 
@@ -327,7 +331,10 @@ public final class StrategicMergePatch {
         }
     }
 
-    /** Every element of the patch list must appear in {@code $setElementOrder}, in the same relative order. */
+    /**
+     * Every element of the patch list must appear in {@code $setElementOrder}, in the same relative order;
+     * upstream does not classify a mismatch, so it is an internal error there and here.
+     */
     private static void validateAgainstOrder(ArrayNode patchList, List<JsonNode> order, String mergeKey) {
         int last = -1;
         for (JsonNode element : patchList) {
@@ -338,11 +345,8 @@ public final class StrategicMergePatch {
                 throw noMergeKey(element, mergeKey);
             }
             int index = position(order, element, element.isObject() ? mergeKey : "");
-            if (index < 0) {
-                throw badRequest("invalid patch format of setElementOrder list");
-            }
-            if (index < last) {
-                throw badRequest("invalid patch format of setElementOrder list");
+            if (index < 0 || index < last) {
+                throw internalError("The order in patch list:\n" + patchList + "\n doesn't match " + SET_ELEMENT_ORDER + " list:\n" + order + "\n");
             }
             last = index;
         }
