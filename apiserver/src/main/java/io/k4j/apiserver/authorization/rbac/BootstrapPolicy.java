@@ -217,6 +217,35 @@ public final class BootstrapPolicy {
     }
 
     /**
+     * The default Roles in kube-system: reading the front-proxy/client-CA config map that extension API servers use,
+     * and the config-map leader locks of the controller manager and the scheduler.
+     */
+    public static List<ObjectNode> namespacedRoles() {
+        List<ObjectNode> roles = new ArrayList<>();
+        roles.add(role("kube-system", "extension-apiserver-authentication-reader",
+                rule(READ).groups(CORE).resources("configmaps").names("extension-apiserver-authentication")));
+        roles.add(role("kube-system", "system::leader-locking-kube-controller-manager",
+                rule("watch").groups(CORE).resources("configmaps"),
+                rule("get", "update").groups(CORE).resources("configmaps").names("kube-controller-manager")));
+        roles.add(role("kube-system", "system::leader-locking-kube-scheduler",
+                rule("watch").groups(CORE).resources("configmaps"),
+                rule("get", "update").groups(CORE).resources("configmaps").names("kube-scheduler")));
+        return roles;
+    }
+
+    /** The default RoleBindings in kube-system, for {@link #namespacedRoles()}. */
+    public static List<ObjectNode> namespacedRoleBindings() {
+        List<ObjectNode> bindings = new ArrayList<>();
+        bindings.add(roleBinding("kube-system", "system::extension-apiserver-authentication-reader", "extension-apiserver-authentication-reader",
+                user("system:kube-controller-manager"), user("system:kube-scheduler")));
+        bindings.add(roleBinding("kube-system", "system::leader-locking-kube-controller-manager", "system::leader-locking-kube-controller-manager",
+                user("system:kube-controller-manager"), serviceAccount("kube-system", "kube-controller-manager")));
+        bindings.add(roleBinding("kube-system", "system::leader-locking-kube-scheduler", "system::leader-locking-kube-scheduler",
+                user("system:kube-scheduler"), serviceAccount("kube-system", "kube-scheduler")));
+        return bindings;
+    }
+
+    /**
      * The rules of {@code system:node}: what a kubelet may do in general. The Node authorizer narrows the
      * object-specific parts (secrets, config maps, volumes, tokens, leases) to the node's own pods.
      */
@@ -419,6 +448,21 @@ public final class BootstrapPolicy {
             array.add(rule.build().toJson());
         }
         return role;
+    }
+
+    private static ObjectNode role(String namespace, String name, RuleBuilder... rules) {
+        ObjectNode role = clusterRole(name, Map.of(), rules);
+        role.put("kind", "Role");
+        ((ObjectNode) role.get("metadata")).put("namespace", namespace);
+        return role;
+    }
+
+    private static ObjectNode roleBinding(String namespace, String name, String roleName, ObjectNode... subjects) {
+        ObjectNode binding = clusterRoleBinding(name, roleName, subjects);
+        binding.put("kind", "RoleBinding");
+        ((ObjectNode) binding.get("metadata")).put("namespace", namespace);
+        ((ObjectNode) binding.get("roleRef")).put("kind", "Role");
+        return binding;
     }
 
     private static ObjectNode aggregatedRole(String name, Map<String, String> labels, String aggregateLabel) {

@@ -24,6 +24,8 @@ class BootstrapPolicyTest {
         registry = new InMemoryRegistry();
         BootstrapPolicy.clusterRoles().forEach(role -> registry.store("rbac.authorization.k8s.io", "clusterroles").create(role));
         BootstrapPolicy.clusterRoleBindings().forEach(binding -> registry.store("rbac.authorization.k8s.io", "clusterrolebindings").create(binding));
+        BootstrapPolicy.namespacedRoles().forEach(role -> registry.store("rbac.authorization.k8s.io", "roles").create(role));
+        BootstrapPolicy.namespacedRoleBindings().forEach(binding -> registry.store("rbac.authorization.k8s.io", "rolebindings").create(binding));
         authorizer = new RbacAuthorizer(new RbacPolicySource(registry, Duration.ZERO, InstantSource.system()));
     }
 
@@ -79,6 +81,9 @@ class BootstrapPolicyTest {
         assertThat(allowed(proxy, "watch", "discovery.k8s.io", "endpointslices", "", "", "")).isTrue();
         assertThat(allowed(proxy, "create", "", "pods", "", "default", "")).isFalse();
         assertThat(allowed(controllerManager, "list", "apps", "deployments", "", "", "")).isTrue();
+        assertThat(allowed(controllerManager, "update", "", "configmaps", "", "kube-system", "kube-controller-manager")).isTrue();
+        assertThat(allowed(scheduler, "get", "", "configmaps", "", "kube-system", "extension-apiserver-authentication")).isTrue();
+        assertThat(allowed(scheduler, "get", "", "configmaps", "", "kube-system", "kube-controller-manager")).isFalse();
     }
 
     @Test

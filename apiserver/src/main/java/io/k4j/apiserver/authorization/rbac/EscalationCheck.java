@@ -1,0 +1,198 @@
+package io.k4j.apiserver.authorization.rbac;
+
+import static java.util.Objects.requireNonNull;
+
+import io.k4j.api.errors.StatusException;
+import io.k4j.apiserver.authentication.UserInfo;
+import io.k4j.apiserver.authorization.AuthorizationAttributes;
+import io.k4j.apiserver.authorization.Authorizer;
+import io.k4j.apiserver.authorization.Decision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * RBAC's privilege-escalation prevention, as upstream's RBAC registry applies it on create and update: a user may
+ * write a Role or ClusterRole only with rules they already hold (or with the {@code escalate} verb on it), and may
+ * write a binding only to a role whose rules they already hold (or with the {@code bind} verb on it). Members of
+ * {@code system:masters} are exempt. The RBAC strategies call these checks before storing. Thread-safe.
+ */
+public final class EscalationCheck {
+    private static final String GROUP = RbacPolicySource.GROUP;
+
+    private final RbacPolicySource policy;
+    private final RbacAuthorizer rbac;
+    private final Authorizer authorizer;
+
+    /**
+     * @param policy the RBAC objects
+     * @param rbac resolves the rules a user holds
+     * @param authorizer the server's authorizer chain, asked for {@code escalate} and {@code bind}
+     */
+    public EscalationCheck(RbacPolicySource policy, RbacAuthorizer rbac, Authorizer authorizer) {
+        this.policy = requireNonNull(policy, "policy is null");
+        this.rbac = requireNonNull(rbac, "rbac is null");
+        this.authorizer = requireNonNull(authorizer, "authorizer is null");
+    }
+
+    /**
+     * @param resource {@code roles} or {@code clusterroles}
+     * @param namespace the role's namespace, empty for cluster roles
+     * @throws StatusException 403 when the rules grant something the user does not hold
+     */
+    public void checkRole(UserInfo user, String resource, String namespace, String name, List<PolicyRule> rules) {
+        if (user.groups().contains(UserInfo.MASTERS_GROUP) || allowed(user, "escalate", resource, namespace, name)) {
+            return;
+        }
+        confirmNoEscalation(user, resource, namespace, name, rules);
+    }
+
+    /**
+     * @param resource {@code rolebindings} or {@code clusterrolebindings}
+     * @param namespace the binding's namespace, empty for cluster role bindings
+     * @param roleKind {@code Role} or {@code ClusterRole}
+     * @throws StatusException 403 when the user may neither bind the role nor holds its rules; 400 when the role
+     *     does not exist and the user may not bind it
+     */
+    public void checkBinding(UserInfo user, String resource, String namespace, String name, String roleKind, String roleName) {
+        if (user.groups().contains(UserInfo.MASTERS_GROUP)) {
+            return;
+        }
+        String roleResource = roleKind.equals("Role") ? "roles" : "clusterroles";
+        if (allowed(user, "bind", roleResource, namespace, roleName)) {
+            return;
+        }
+        PolicySnapshot snapshot = policy.snapshot();
+        Optional<List<PolicyRule>> rules = roleKind.equals("Role") ? snapshot.role(namespace, roleName) : snapshot.clusterRole(roleName);
+        if (rules.isEmpty()) {
+            throw StatusException.badRequest(roleResource.substring(0, roleResource.length() - 1) + ".rbac.authorization.k8s.io \"" + roleName + "\" not found");
+        }
+        confirmNoEscalation(user, resource, namespace, name, rules.get());
+    }
+
+    private boolean allowed(UserInfo user, String verb, String resource, String namespace, String name) {
+        AuthorizationAttributes attributes = new AuthorizationAttributes(user, verb, true, GROUP, "v1", resource, "", namespace, name, "");
+        return authorizer.authorize(attributes).decision() == Decision.ALLOW;
+    }
+
+    private void confirmNoEscalation(UserInfo user, String resource, String namespace, String name, List<PolicyRule> rules) {
+        RbacAuthorizer.RulesResult held = rbac.rulesFor(user, namespace);
+        List<PolicyRule> missing = new ArrayList<>();
+        for (PolicyRule rule : rules) {
+            for (PolicyRule atomic : breakdown(rule)) {
+                if (held.rules().stream().noneMatch(owner -> covers(owner, atomic))) {
+                    missing.add(atomic);
+                }
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        StringBuilder message = new StringBuilder("user ").append(quote(user.name())).append(" (groups=").append(quoteList(user.groups()))
+                .append(") is attempting to grant RBAC permissions not currently held:");
+        for (PolicyRule rule : missing) {
+            message.append('\n').append(compact(rule));
+        }
+        if (!held.errors().isEmpty()) {
+            message.append("; resolution errors: ").append(held.errors());
+        }
+        throw StatusException.forbidden(GROUP, resource, name, message.toString());
+    }
+
+    /** One rule per verb, group, resource (and name), or per verb and URL, as upstream's {@code BreakdownRule}. */
+    static List<PolicyRule> breakdown(PolicyRule rule) {
+        List<PolicyRule> atomic = new ArrayList<>();
+        for (String group : rule.apiGroups()) {
+            for (String resource : rule.resources()) {
+                for (String verb : rule.verbs()) {
+                    if (rule.resourceNames().isEmpty()) {
+                        atomic.add(new PolicyRule(List.of(verb), List.of(group), List.of(resource), List.of(), List.of()));
+                    } else {
+                        for (String resourceName : rule.resourceNames()) {
+                            atomic.add(new PolicyRule(List.of(verb), List.of(group), List.of(resource), List.of(resourceName), List.of()));
+                        }
+                    }
+                }
+            }
+        }
+        for (String url : rule.nonResourceUrls()) {
+            for (String verb : rule.verbs()) {
+                atomic.add(PolicyRule.nonResourceRule(List.of(verb), List.of(url)));
+            }
+        }
+        return atomic;
+    }
+
+    /** Whether {@code owner} grants at least what {@code requested} does, as upstream's {@code ruleCovers}. */
+    static boolean covers(PolicyRule owner, PolicyRule requested) {
+        boolean verbs = owner.verbs().contains(PolicyRule.ALL) || owner.verbs().containsAll(requested.verbs());
+        boolean groups = owner.apiGroups().contains(PolicyRule.ALL) || owner.apiGroups().containsAll(requested.apiGroups());
+        boolean resources = resourcesCover(owner.resources(), requested.resources());
+        boolean urls = urlsCover(owner.nonResourceUrls(), requested.nonResourceUrls());
+        boolean names = requested.resourceNames().isEmpty()
+                ? owner.resourceNames().isEmpty()
+                : owner.resourceNames().isEmpty() || owner.resourceNames().containsAll(requested.resourceNames());
+        return verbs && groups && resources && urls && names;
+    }
+
+    private static boolean resourcesCover(List<String> owner, List<String> requested) {
+        if (owner.contains(PolicyRule.ALL)) {
+            return true;
+        }
+        for (String resource : requested) {
+            if (owner.contains(resource)) {
+                continue;
+            }
+            int slash = resource.indexOf('/');
+            if (slash >= 0 && owner.contains("*" + resource.substring(slash))) {
+                continue;
+            }
+            return false;
+        }
+        return true;
+    }
+
+    private static boolean urlsCover(List<String> owner, List<String> requested) {
+        for (String url : requested) {
+            boolean covered = false;
+            for (String ownerUrl : owner) {
+                if (ownerUrl.equals(url) || (ownerUrl.endsWith("*") && url.startsWith(ownerUrl.substring(0, ownerUrl.length() - 1)))) {
+                    covered = true;
+                    break;
+                }
+            }
+            if (!covered) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Upstream's compact rule form, e.g. {@code {APIGroups:[""], Resources:["pods"], Verbs:["get"]}}. */
+    static String compact(PolicyRule rule) {
+        List<String> parts = new ArrayList<>();
+        if (!rule.apiGroups().isEmpty()) {
+            parts.add("APIGroups:" + quoteList(rule.apiGroups()));
+        }
+        if (!rule.resources().isEmpty()) {
+            parts.add("Resources:" + quoteList(rule.resources()));
+        }
+        if (!rule.nonResourceUrls().isEmpty()) {
+            parts.add("NonResourceURLs:" + quoteList(rule.nonResourceUrls()));
+        }
+        if (!rule.resourceNames().isEmpty()) {
+            parts.add("ResourceNames:" + quoteList(rule.resourceNames()));
+        }
+        parts.add("Verbs:" + quoteList(rule.verbs()));
+        return "{" + String.join(", ", parts) + "}";
+    }
+
+    private static String quoteList(List<String> values) {
+        List<String> quoted = values.stream().map(EscalationCheck::quote).toList();
+        return "[" + String.join(" ", quoted) + "]";
+    }
+
+    private static String quote(String value) {
+        return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+}
