@@ -62,7 +62,7 @@ public final class Main {
         Files.createDirectories(directory);
         StringBuilder section = new StringBuilder("\n### Backend: ").append(backend).append("\n\n");
         int rawCreates = (int) (20_000 * scale);
-        EtcdProcess etcd = backend.equals("etcd") ? EtcdProcess.start(directory.resolve("etcd")) : null;
+        EtcdProcess etcd = backend.equals("etcd") ? EtcdProcess.start() : null;
         try {
             List<RawStorageBench.Result> raw = new ArrayList<>();
             try (KeyValueStore store = backend.equals("etcd")

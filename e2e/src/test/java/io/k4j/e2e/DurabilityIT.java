@@ -37,7 +37,7 @@ class DurabilityIT {
 
     @Test
     void acknowledgedWritesSurviveKillOnEtcd() throws Exception {
-        try (EtcdProcess etcd = EtcdProcess.start(temporaryDirectory.resolve("etcd"));
+        try (EtcdProcess etcd = EtcdProcess.start();
                 K4jServer server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint())) {
             killDuringWritesAndVerify(server);
         }

@@ -191,8 +191,9 @@ abstract class KubectlAcceptance {
     @Test
     @Order(8)
     void patchAllThreeTypesReplaceAndEdit() {
+        // Upstream puts elements new to a merged list before the existing ones.
         kubectl("patch", "deployment", "web", "--type=strategic", "-p", "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"sidecar\",\"image\":\"busybox\"}]}}}}");
-        assertThat(kubectl("get", "deployment", "web", "-o", "jsonpath={.spec.template.spec.containers[*].name}").stdout()).isEqualTo("nginx sidecar");
+        assertThat(kubectl("get", "deployment", "web", "-o", "jsonpath={.spec.template.spec.containers[*].name}").stdout()).isEqualTo("sidecar nginx");
         kubectl("patch", "deployment", "web", "--type=merge", "-p", "{\"metadata\":{\"labels\":{\"merged\":\"yes\"}}}");
         kubectl("patch", "deployment", "web", "--type=json", "-p", "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":4}]");
         assertThat(kubectl("get", "deployment", "web", "-o", "jsonpath={.metadata.labels.merged} {.spec.replicas}").stdout()).isEqualTo("yes 4");

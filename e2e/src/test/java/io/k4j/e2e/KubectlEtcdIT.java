@@ -16,7 +16,7 @@ class KubectlEtcdIT extends KubectlAcceptance {
 
     @BeforeAll
     static void startServer() {
-        etcd = EtcdProcess.start(temporaryDirectory.resolve("etcd"));
+        etcd = EtcdProcess.start();
         server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint());
     }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
+import io.k4j.api.validation.NameValidator;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
@@ -25,6 +26,12 @@ public final class ClusterRoleStrategy implements ResourceStrategy {
 
     public ClusterRoleStrategy(ResourceType type) {
         this.type = requireNonNull(type, "type is null");
+    }
+
+    /** RBAC names are path segments (upstream's ValidateRBACName), so {@code system:...} names are valid. */
+    @Override
+    public NameValidator nameValidator() {
+        return NameValidator.PATH_SEGMENT;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
+import io.k4j.api.validation.NameValidator;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
@@ -23,6 +24,12 @@ public final class ClusterRoleBindingStrategy implements ResourceStrategy {
     public ClusterRoleBindingStrategy(ResourceType type, Ages ages) {
         this.type = requireNonNull(type, "type is null");
         this.ages = requireNonNull(ages, "ages is null");
+    }
+
+    /** RBAC names are path segments (upstream's ValidateRBACName), so {@code system:...} names are valid. */
+    @Override
+    public NameValidator nameValidator() {
+        return NameValidator.PATH_SEGMENT;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
+import io.k4j.api.validation.NameValidator;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
@@ -19,6 +20,12 @@ public final class RoleStrategy implements ResourceStrategy {
 
     public RoleStrategy(ResourceType type) {
         this.type = requireNonNull(type, "type is null");
+    }
+
+    /** RBAC names are path segments (upstream's ValidateRBACName), so {@code system:...} names are valid. */
+    @Override
+    public NameValidator nameValidator() {
+        return NameValidator.PATH_SEGMENT;
     }
 
     @Override
