@@ -374,7 +374,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private WriteResult createOnce(String namespace, ObjectNode object, OperationContext context) {
         ObjectNode metadata = Json.metadata(object);
         if (!Json.metadataText(object, "resourceVersion").isEmpty()) {
-            throw StatusException.badRequest("resourceVersion should not be set on objects to be created");
+            throw StatusException.internalError("resourceVersion should not be set on objects to be created");
         }
         metadata.put("uid", UUID.randomUUID().toString());
         metadata.put("creationTimestamp", now());
