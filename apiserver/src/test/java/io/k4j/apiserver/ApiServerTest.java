@@ -112,6 +112,7 @@ class ApiServerTest {
                         new GenericStrategy(TestResources.NAMESPACES, clock).definition(),
                         new GenericStrategy(TestResources.DEPLOYMENTS, clock).definition()))
                 .watchCacheCapacity(50)
+                .watchBookmarkInterval(Duration.ofMillis(300))
                 .build();
         server = new ApiServer(config);
         server.start();
@@ -250,11 +251,41 @@ class ApiServerTest {
         send(admin, "PATCH", "/api/v1/namespaces/watched/configmaps/w", "application/merge-patch+json", "{\"data\":{\"key\":\"2\"}}");
         send(admin, "DELETE", "/api/v1/namespaces/watched/configmaps/w", null, null);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> events.size() >= 3);
-        assertThat(events).extracting(event -> event.path("type").asText()).containsExactly("ADDED", "MODIFIED", "DELETED");
-        assertThat(events.get(1).path("object").path("data").path("key").asText()).isEqualTo("2");
+        await().atMost(Duration.ofSeconds(10)).until(() -> changes(events).size() >= 3);
+        List<JsonNode> changes = changes(events);
+        assertThat(changes).extracting(event -> event.path("type").asText()).containsExactly("ADDED", "MODIFIED", "DELETED");
+        assertThat(changes.get(1).path("object").path("data").path("key").asText()).isEqualTo("2");
         watch.body().close();
         reader.get(10, TimeUnit.SECONDS);
+    }
+
+    private static List<JsonNode> changes(List<JsonNode> events) {
+        synchronized (events) {
+            return events.stream().filter(event -> !event.path("type").asText().equals("BOOKMARK")).toList();
+        }
+    }
+
+    @Test
+    void watchSendsInitialEventsAndPeriodicBookmarks() throws Exception {
+        send(admin, "POST", "/api/v1/namespaces/initial/configmaps", "application/json", configMap("first", "1"));
+
+        HttpResponse<String> watch = send(admin, "GET", "/api/v1/namespaces/initial/configmaps?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
+                + "&resourceVersionMatch=NotOlderThan&timeoutSeconds=2", null, null);
+
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : watch.body().split("\n")) {
+            events.add(Json.MAPPER.readTree(line));
+        }
+        assertThat(events.get(0).path("type").asText()).isEqualTo("ADDED");
+        assertThat(events.get(0).path("object").path("metadata").path("name").asText()).isEqualTo("first");
+        assertThat(events.get(1).path("type").asText()).isEqualTo("BOOKMARK");
+        assertThat(events.get(1).path("object").path("metadata").path("annotations").path("k8s.io/initial-events-end").asText()).isEqualTo("true");
+        assertThat(events.subList(2, events.size())).as("periodic bookmarks until the timeout")
+                .isNotEmpty()
+                .allSatisfy(event -> assertThat(event.path("type").asText()).isEqualTo("BOOKMARK"));
+
+        HttpResponse<String> invalid = send(admin, "GET", "/api/v1/namespaces/initial/configmaps?watch=1&sendInitialEvents=true", null, null);
+        assertThat(invalid.statusCode()).isEqualTo(422);
     }
 
     @Test

@@ -261,8 +261,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         String resourceVersion = options.resourceVersion();
         boolean sendInitialEvents = Boolean.TRUE.equals(options.sendInitialEvents());
         if (sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
-            if (resourceVersion.isEmpty() && !cache.waitForOwnWrites(FRESHNESS_WAIT)) {
-                throw StatusException.timeout("Timeout: Too large resource version: " + cache.revision() + ", current: " + storage.currentRevision());
+            if (resourceVersion.isEmpty()) {
+                // A cache that does not catch up in time still serves its state: a watch cannot fall back to storage.
+                cache.waitForOwnWrites(FRESHNESS_WAIT);
             }
             if (!sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
                 return cache.watchWithInitialState(filter, sendInitialEvents, keyPrefix);
