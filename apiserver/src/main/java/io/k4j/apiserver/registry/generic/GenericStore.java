@@ -504,7 +504,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             if (Json.semanticallyEqual(updated, current)) {
                 return new WriteResult(updated, false, false, warnings);
             }
-            if (shouldDeleteDuringUpdate(updated)) {
+            if (shouldDeleteDuringUpdate(updated) && !strategy.hasPendingFinalization(updated)) {
                 if (context.dryRun()) {
                     return new WriteResult(updated, false, true, warnings);
                 }
@@ -597,7 +597,8 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             boolean finalizersChanged = applyPropagationPolicy(metadata, options.effectivePolicy());
             boolean alreadyDeleting = metadata.hasNonNull("deletionTimestamp");
             long gracePeriod = strategy.gracePeriodSeconds(updated, options.gracePeriodSeconds());
-            boolean hasFinalizers = metadata.path("finalizers").isArray() && !metadata.path("finalizers").isEmpty();
+            boolean hasFinalizers = metadata.path("finalizers").isArray() && !metadata.path("finalizers").isEmpty()
+                    || strategy.hasPendingFinalization(updated);
             if (alreadyDeleting) {
                 long currentGrace = metadata.path("deletionGracePeriodSeconds").asLong(0);
                 boolean shorten = options.gracePeriodSeconds() != null && gracePeriod < currentGrace;
@@ -619,6 +620,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             } else if (hasFinalizers || gracePeriod > 0) {
                 metadata.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(gracePeriod)));
                 metadata.put("deletionGracePeriodSeconds", gracePeriod);
+                strategy.prepareForDelete(updated);
                 if (metadata.has("generation") && gracePeriod > 0) {
                     metadata.put("generation", metadata.get("generation").asLong() + 1);
                 }

@@ -253,6 +253,38 @@ class GenericStoreTest {
     }
 
     @Test
+    void strategyPendingFinalizationKeepsObjectLikeNamespaces() {
+        GenericStrategy base = new GenericStrategy(TestResources.NAMESPACES, CLOCK);
+        ResourceStrategy namespaces = new DelegatingStrategy(base) {
+            @Override
+            public boolean hasPendingFinalization(ObjectNode object) {
+                return object.path("spec").path("finalizers").size() > 0;
+            }
+
+            @Override
+            public void prepareForDelete(ObjectNode object) {
+                object.with("status").put("phase", "Terminating");
+            }
+        };
+        GenericStore store = store(ResourceDefinition.of(namespaces), AdmissionChain.NONE);
+        ObjectNode namespace = Json.MAPPER.createObjectNode();
+        namespace.putObject("metadata").put("name", "dev");
+        namespace.putObject("spec").putArray("finalizers").add("kubernetes");
+        store.create("", namespace, user());
+
+        WriteResult marked = store.delete("", "dev", DeleteOptions.DEFAULT, user());
+        assertThat(marked.deleted()).isFalse();
+        assertThat(marked.object().path("status").path("phase").asText()).isEqualTo("Terminating");
+
+        WriteResult finalized = store.update("", "dev", "", current -> {
+            ((ObjectNode) current.get("spec")).putArray("finalizers");
+            return current;
+        }, user());
+        assertThat(finalized.deleted()).isTrue();
+        assertThat(storage.get("/registry/namespaces/dev")).isNull();
+    }
+
+    @Test
     void propagationPoliciesAddUpstreamFinalizers() {
         GenericStore pods = pods();
         pods.create("default", pod("orphaned", Map.of()), user());
