@@ -17,6 +17,7 @@ import io.k4j.apiserver.registry.generic.GenericStore;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.StoreRegistry;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.net.URI;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -129,7 +130,8 @@ public final class ApiServer implements AutoCloseable {
         this.connector = new ServerConnector(server, tls, alpn, http2, http11);
         connector.setHost(config.host());
         connector.setPort(config.port());
-        connector.setIdleTimeout(0);
+        // Longer than the longest watch (upstream ends watches within an hour), so quiet watches are not cut.
+        connector.setIdleTimeout(Duration.ofMinutes(65).toMillis());
         server.addConnector(connector);
         int maxBody = config.maxRequestBodyBytes();
         server.setHandler(new Handler.Abstract() {

@@ -261,8 +261,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         String resourceVersion = options.resourceVersion();
         boolean sendInitialEvents = Boolean.TRUE.equals(options.sendInitialEvents());
         if (sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
-            if (resourceVersion.isEmpty() && !cache.waitForOwnWrites(FRESHNESS_WAIT)) {
-                throw StatusException.timeout("Timeout: Too large resource version: " + cache.revision() + ", current: " + storage.currentRevision());
+            if (resourceVersion.isEmpty()) {
+                // A cache that does not catch up in time still serves its state: a watch cannot fall back to storage.
+                cache.waitForOwnWrites(FRESHNESS_WAIT);
             }
             if (!sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
                 return cache.watchWithInitialState(filter, sendInitialEvents, keyPrefix);
@@ -374,7 +375,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private WriteResult createOnce(String namespace, ObjectNode object, OperationContext context) {
         ObjectNode metadata = Json.metadata(object);
         if (!Json.metadataText(object, "resourceVersion").isEmpty()) {
-            throw StatusException.badRequest("resourceVersion should not be set on objects to be created");
+            throw StatusException.internalError("resourceVersion should not be set on objects to be created");
         }
         metadata.put("uid", UUID.randomUUID().toString());
         metadata.put("creationTimestamp", now());
@@ -503,7 +504,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             if (Json.semanticallyEqual(updated, current)) {
                 return new WriteResult(updated, false, false, warnings);
             }
-            if (shouldDeleteDuringUpdate(updated)) {
+            if (shouldDeleteDuringUpdate(updated) && !strategy.hasPendingFinalization(updated)) {
                 if (context.dryRun()) {
                     return new WriteResult(updated, false, true, warnings);
                 }
@@ -596,7 +597,8 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             boolean finalizersChanged = applyPropagationPolicy(metadata, options.effectivePolicy());
             boolean alreadyDeleting = metadata.hasNonNull("deletionTimestamp");
             long gracePeriod = strategy.gracePeriodSeconds(updated, options.gracePeriodSeconds());
-            boolean hasFinalizers = metadata.path("finalizers").isArray() && !metadata.path("finalizers").isEmpty();
+            boolean hasFinalizers = metadata.path("finalizers").isArray() && !metadata.path("finalizers").isEmpty()
+                    || strategy.hasPendingFinalization(updated);
             if (alreadyDeleting) {
                 long currentGrace = metadata.path("deletionGracePeriodSeconds").asLong(0);
                 boolean shorten = options.gracePeriodSeconds() != null && gracePeriod < currentGrace;
@@ -618,6 +620,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             } else if (hasFinalizers || gracePeriod > 0) {
                 metadata.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(gracePeriod)));
                 metadata.put("deletionGracePeriodSeconds", gracePeriod);
+                strategy.prepareForDelete(updated);
                 if (metadata.has("generation") && gracePeriod > 0) {
                     metadata.put("generation", metadata.get("generation").asLong() + 1);
                 }

@@ -77,6 +77,21 @@ public interface ResourceStrategy {
     }
 
     /**
+     * Whether the object must stay (marked with {@code deletionTimestamp}) after a delete for a reason beyond
+     * {@code metadata.finalizers}, as upstream's namespaces wait for {@code spec.finalizers}. The store deletes the
+     * object once this turns false and no finalizers remain.
+     */
+    default boolean hasPendingFinalization(ObjectNode object) {
+        return false;
+    }
+
+    /**
+     * Called when a delete marks the object for deletion (sets {@code deletionTimestamp}) rather than removing it,
+     * e.g. to set a namespace's {@code status.phase} to {@code Terminating}.
+     */
+    default void prepareForDelete(ObjectNode object) {}
+
+    /**
      * The rule object names follow (upstream's {@code ValidateNameFunc}): DNS subdomain for most resources, DNS
      * label for Namespaces, RFC 1035 label for Services, path segment for RBAC roles.
      */
