@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.GoStrings;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
@@ -33,7 +34,7 @@ public final class NodeStrategy implements ResourceStrategy {
     private static final ResourceType TYPE = CoreResources.type("nodes");
     private static final String ROLE_LABEL_PREFIX = "node-role.kubernetes.io/";
     private static final String ROLE_LABEL = "kubernetes.io/role";
-    private static final List<String> TAINT_EFFECTS = List.of("NoExecute", "NoSchedule", "PreferNoSchedule");
+    private static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Status", "The status of the node"),
@@ -118,6 +119,11 @@ public final class NodeStrategy implements ResourceStrategy {
             String path = "spec.taints[" + index + "]";
             String key = Trees.text(taint, "key");
             NameValidation.isQualifiedName(key).forEach(message -> errors.add(FieldError.invalid(path + ".key", key, message)));
+            String value = Trees.text(taint, "value");
+            List<String> valueProblems = NameValidation.isValidLabelValue(value);
+            if (!valueProblems.isEmpty()) {
+                errors.add(FieldError.invalid(path + ".value", value, String.join(";", valueProblems)));
+            }
             String effect = Trees.text(taint, "effect");
             if (effect.isEmpty()) {
                 errors.add(FieldError.required(path + ".effect", ""));
@@ -125,8 +131,17 @@ public final class NodeStrategy implements ResourceStrategy {
                 errors.add(FieldError.notSupported(path + ".effect", effect, TAINT_EFFECTS));
             }
             if (!keysAndEffects.add(key + ":" + effect)) {
-                errors.add(FieldError.duplicate(path, key + ":" + effect));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path, new GoTaint(key, value, effect), "taints must be unique by key and effect pair"));
             }
+        }
+    }
+
+    /** A taint as upstream's error shows the duplicate ({@code %#v} of the internal type, without a time added). */
+    private record GoTaint(String key, String value, String effect) {
+        @Override
+        public String toString() {
+            return "core.Taint{Key:" + GoStrings.quote(key) + ", Value:" + GoStrings.quote(value) + ", Effect:" + GoStrings.quote(effect)
+                    + ", TimeAdded:(*v1.Time)(nil)}";
         }
     }
 

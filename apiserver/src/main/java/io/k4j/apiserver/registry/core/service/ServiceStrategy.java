@@ -8,8 +8,11 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
+import io.k4j.api.validation.NameValidator;
+import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.registry.core.Addresses;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.ObjectNames;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -119,11 +122,7 @@ public final class ServiceStrategy implements ResourceStrategy {
 
     @Override
     public FieldErrors validate(ObjectNode service) {
-        FieldErrors errors = new FieldErrors();
-        String name = Trees.text(service, "metadata", "name");
-        if (!name.isEmpty()) {
-            NameValidation.isDns1035Label(name).forEach(message -> errors.add(FieldError.invalid("metadata.name", name, message)));
-        }
+        FieldErrors errors = ObjectNames.validateStricterName(service, NameValidator.DNS1035_LABEL);
         JsonNode spec = Trees.at(service, "spec");
         String type = Trees.text(spec, "type");
         PodSpecValidation.validateOneOf(type, TYPES, "spec.type", errors);
@@ -172,9 +171,7 @@ public final class ServiceStrategy implements ResourceStrategy {
                 errors.add(FieldError.invalid("spec.externalIPs[" + index + "]", ip, Addresses.INVALID_IP));
             }
         }
-        for (Map.Entry<String, JsonNode> entry : Trees.at(spec, "selector").properties()) {
-            NameValidation.isQualifiedName(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("spec.selector", entry.getKey(), message)));
-        }
+        errors.addAll(ObjectMetaValidation.validateLabels(Trees.at(spec, "selector"), "spec.selector"));
         return errors;
     }
 
