@@ -13,6 +13,7 @@ import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
+import io.k4j.apiserver.registry.core.persistentvolume.PersistentVolumeStrategy;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
@@ -107,12 +108,12 @@ public final class ResourceQuotaStrategy implements ResourceStrategy {
     @Override
     public List<Object> tableRow(ObjectNode quota) {
         Map<String, String> hard = new TreeMap<>();
-        Trees.at(quota, "status", "hard").properties().forEach(entry -> hard.put(entry.getKey(), entry.getValue().asText()));
+        Trees.at(quota, "status", "hard").properties().forEach(entry -> hard.put(entry.getKey(), PersistentVolumeStrategy.quantity(entry.getValue())));
         List<String> requests = new ArrayList<>();
         List<String> limits = new ArrayList<>();
         for (Map.Entry<String, String> entry : hard.entrySet()) {
-            String used = Trees.text(quota, "status", "used", entry.getKey());
-            String cell = entry.getKey() + ": " + (used.isEmpty() ? "0" : used) + "/" + entry.getValue();
+            String used = PersistentVolumeStrategy.quantity(Trees.at(quota, "status", "used", entry.getKey()));
+            String cell = entry.getKey() + ": " + used + "/" + entry.getValue();
             if (entry.getKey().startsWith("limits.")) {
                 limits.add(cell);
             } else {
