@@ -9,7 +9,6 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
-import io.k4j.apiserver.registry.core.Addresses;
 import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
@@ -88,15 +87,13 @@ public final class NodeStrategy implements ResourceStrategy {
         List<JsonNode> cidrs = Trees.elements(node, "spec", "podCIDRs");
         for (int index = 0; index < cidrs.size(); index++) {
             String cidr = cidrs.get(index).asText();
-            if (!Addresses.isCidr(cidr)) {
-                errors.add(FieldError.invalid("spec.podCIDRs[" + index + "]", cidr, Addresses.INVALID_CIDR));
-            }
+            errors.addAll(NameValidation.isValidCidr("spec.podCIDRs[" + index + "]", cidr));
         }
         if (cidrs.size() > 2) {
             errors.add(FieldError.invalid("spec.podCIDRs", Trees.at(node, "spec", "podCIDRs"), "may specify no more than one CIDR for each IP family"));
         }
-        if (!Trees.text(node, "spec", "podCIDR").isEmpty() && !Addresses.isCidr(Trees.text(node, "spec", "podCIDR"))) {
-            errors.add(FieldError.invalid("spec.podCIDR", Trees.text(node, "spec", "podCIDR"), Addresses.INVALID_CIDR));
+        if (!Trees.text(node, "spec", "podCIDR").isEmpty()) {
+            errors.addAll(NameValidation.isValidCidr("spec.podCIDR", Trees.text(node, "spec", "podCIDR")));
         }
         return errors.addAll(validateStatus(node));
     }

@@ -24,13 +24,17 @@ class EndpointsStrategyTest {
     @Test
     void checksAddressesAndPorts() {
         ObjectNode endpoints = object("{'subsets':[{'ports':[{'port':80,'protocol':'TCP'}]},"
-                + "{'addresses':[{'ip':'127.0.0.1'},{'ip':'169.254.1.1'},{'ip':'nope'}],"
+                + "{'addresses':[{'ip':'127.0.0.1'},{'ip':'169.254.1.1'},{'ip':'nope','hostname':'Web'}],'notReadyAddresses':[{'ip':'::'},{'ip':'fe80::1'}],"
                 + "'ports':[{'name':'Http','port':0,'protocol':'TCP'},{'port':81,'protocol':'TCP'}]}]}");
         assertThat(messages(strategy.validate(endpoints))).containsExactly(
                 "subsets[0]: Required value: must specify `addresses` or `notReadyAddresses`",
                 "subsets[1].addresses[0].ip: Invalid value: \"127.0.0.1\": may not be in the loopback range (127.0.0.0/8, ::1/128)",
                 "subsets[1].addresses[1].ip: Invalid value: \"169.254.1.1\": may not be in the link-local range (169.254.0.0/16, fe80::/10)",
                 "subsets[1].addresses[2].ip: Invalid value: \"nope\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+                "subsets[1].addresses[2].hostname: Invalid value: \"Web\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+                "subsets[1].addresses[2].ip: Invalid value: \"nope\": must be a valid IP address",
+                "subsets[1].notReadyAddresses[0].ip: Invalid value: \"::\": may not be unspecified (::)",
+                "subsets[1].notReadyAddresses[1].ip: Invalid value: \"fe80::1\": may not be in the link-local range (169.254.0.0/16, fe80::/10)",
                 "subsets[1].ports[0].name: Invalid value: \"Http\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
                 "subsets[1].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive",
                 "subsets[1].ports[1].name: Required value");
