@@ -10,6 +10,7 @@ import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -128,17 +129,9 @@ public final class NodeStrategy implements ResourceStrategy {
                 errors.add(FieldError.notSupported(path + ".effect", effect, TAINT_EFFECTS));
             }
             if (!keysAndEffects.add(key + ":" + effect)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, path, new GoTaint(key, value, effect), "taints must be unique by key and effect pair"));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path, new GoValues.Rendered("core.Taint{Key:" + GoStrings.quote(key) + ", Value:" + GoStrings.quote(value)
+                        + ", Effect:" + GoStrings.quote(effect) + ", TimeAdded:(*v1.Time)(nil)}"), "taints must be unique by key and effect pair"));
             }
-        }
-    }
-
-    /** A taint as upstream's error shows the duplicate ({@code %#v} of the internal type, without a time added). */
-    private record GoTaint(String key, String value, String effect) {
-        @Override
-        public String toString() {
-            return "core.Taint{Key:" + GoStrings.quote(key) + ", Value:" + GoStrings.quote(value) + ", Effect:" + GoStrings.quote(effect)
-                    + ", TimeAdded:(*v1.Time)(nil)}";
         }
     }
 

@@ -4,11 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.k4j.api.codec.GoStrings;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -20,7 +20,6 @@ import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The rules of replication controllers, as upstream's {@code rcStrategy}: the selector and labels default to the
@@ -122,7 +121,7 @@ public final class ReplicationControllerStrategy implements ResourceStrategy {
                 matches &= entry.getValue().asText().equals(Trees.text(labels, entry.getKey()));
             }
             if (!matches) {
-                errors.add(FieldError.invalid("spec.template.metadata.labels", new GoStringMap(labels), "`selector` does not match template `labels`"));
+                errors.add(FieldError.invalid("spec.template.metadata.labels", GoValues.stringMap(labels), "`selector` does not match template `labels`"));
             }
         }
         errors.addAll(PodSpecValidation.validateTemplate(template, "spec.template"));
@@ -134,21 +133,6 @@ public final class ReplicationControllerStrategy implements ResourceStrategy {
             errors.add(FieldError.forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in ReplicationController is not Supported"));
         }
         return errors;
-    }
-
-    /** A label map as upstream's error shows it ({@code %#v} of a Go map, keys sorted). */
-    private record GoStringMap(JsonNode labels) {
-        @Override
-        public String toString() {
-            Map<String, String> sorted = new TreeMap<>();
-            labels.properties().forEach(entry -> sorted.put(entry.getKey(), entry.getValue().asText()));
-            StringBuilder text = new StringBuilder("map[string]string{");
-            int index = 0;
-            for (Map.Entry<String, String> entry : sorted.entrySet()) {
-                text.append(index++ == 0 ? "" : ", ").append(GoStrings.quote(entry.getKey())).append(':').append(GoStrings.quote(entry.getValue()));
-            }
-            return text.append('}').toString();
-        }
     }
 
     @Override

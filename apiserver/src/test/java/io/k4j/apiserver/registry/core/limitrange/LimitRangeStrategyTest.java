@@ -55,6 +55,7 @@ class LimitRangeStrategyTest {
                 + "{'type':'Node'},"
                 + "{'type':'PersistentVolumeClaim','max':{'gpu':'1'}}]}}");
         assertThat(messages(strategy.validate(limitRange))).containsExactly(
+                "spec.limits[0].max[gpu]: Invalid value: \"gpu\": must be a standard resource type or fully qualified",
                 "spec.limits[0].max[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
                 "spec.limits[0].default: Forbidden: may not be specified when `type` is 'Pod'",
                 "spec.limits[1].type: Duplicate value: \"Pod\"",

@@ -37,12 +37,27 @@ class ResourceQuotaStrategyTest {
     }
 
     @Test
-    void hardLimitsAreNonNegativeQuantitiesAndScopesKnown() {
-        ObjectNode quota = object("{'spec':{'hard':{'cpu':'-1','memory':'lots'},'scopes':['Terminating','Sometimes']}}");
+    void hardLimitsNameQuotaResourcesWithNonNegativeQuantities() {
+        ObjectNode quota = object("{'spec':{'hard':{'cpu':'-1','memory':'lots','pods':'1500m','storage':'1Gi','example.com/gpu':'2'}}}");
         assertThat(messages(strategy.validate(quota))).containsExactly(
                 "spec.hard[cpu]: Invalid value: \"-1\": must be greater than or equal to 0",
                 "spec.hard[memory]: Invalid value: \"lots\": must be a valid quantity",
-                "spec.scopes: Unsupported value: \"Sometimes\": supported values: \"BestEffort\", \"CrossNamespacePodAffinity\", \"NotBestEffort\", \"NotTerminating\", \"PriorityClass\", \"Terminating\", \"VolumeAttributesClass\"");
+                "spec.hard[pods]: Invalid value: \"1500m\": must be an integer",
+                "spec.hard[storage]: Invalid value: \"storage\": must be a standard resource for quota");
+    }
+
+    @Test
+    void scopesMustBeKnownFitTheResourcesAndNotConflict() {
+        String scopes = "[]core.ResourceQuotaScope{\"BestEffort\", \"NotBestEffort\", \"Sometimes\"}";
+        ObjectNode quota = object("{'spec':{'hard':{'pods':'10','cpu':'2'},'scopes':['BestEffort','NotBestEffort','Sometimes']}}");
+        assertThat(messages(strategy.validate(quota))).containsExactly(
+                "spec.scopes: Invalid value: " + scopes + ": unsupported scope applied to resource",
+                "spec.scopes: Invalid value: " + scopes + ": unsupported scope",
+                "spec.scopes: Invalid value: " + scopes + ": conflicting scopes");
+        ObjectNode old = object("{'spec':{'hard':{'pods':'10'},'scopes':['Terminating']}}");
+        assertThat(messages(strategy.validateUpdate(object("{'spec':{'hard':{'pods':'10'},'scopes':['NotTerminating']}}"), old))).containsExactly(
+                "spec.scopes: Invalid value: []core.ResourceQuotaScope{\"NotTerminating\"}: field is immutable");
+        assertThat(strategy.validateUpdate(object("{'spec':{'hard':{'pods':'20'},'scopes':['Terminating']}}"), old).isEmpty()).isTrue();
     }
 
     @Test
