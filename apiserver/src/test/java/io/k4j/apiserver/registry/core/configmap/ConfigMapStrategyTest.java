@@ -18,7 +18,7 @@ class ConfigMapStrategyTest {
         ObjectNode configMap = object("{'data':{'a b':'x','shared':'y'},'binaryData':{'shared':'eQ==','..x':'eQ=='}}");
         assertThat(messages(strategy.validate(configMap))).containsExactlyInAnyOrder(
                 "data[a b]: Invalid value: \"a b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-                "binaryData[shared]: Invalid value: \"shared\": duplicate of key present in data",
+                "data[shared]: Invalid value: \"shared\": duplicate of key present in binaryData",
                 "binaryData[..x]: Invalid value: \"..x\": must not start with '..'");
     }
 
@@ -26,6 +26,8 @@ class ConfigMapStrategyTest {
     void limitsTheTotalSize() {
         ObjectNode configMap = object("{'data':{}}");
         ((ObjectNode) configMap.get("data")).put("big", "x".repeat(ConfigMapStrategy.MAX_SIZE));
+        assertThat(strategy.validate(configMap).isEmpty()).as("keys do not count").isTrue();
+        ((ObjectNode) configMap.get("data")).put("more", "y");
         assertThat(messages(strategy.validate(configMap))).containsExactly(": Too long: must have at most 1048576 bytes");
     }
 
