@@ -43,8 +43,9 @@ class NodeStrategyTest {
         ObjectNode statusUpdate = object("{'metadata':{'name':'n1'},'spec':{'unschedulable':true},'status':{'phase':'Terminated'}}");
         status.prepareForUpdate(statusUpdate, old);
         assertThat(statusUpdate).isEqualTo(object("{'metadata':{'name':'n1'},'spec':{'unschedulable':false},'status':{'phase':'Terminated'}}"));
-        assertThat(messages(status.validateUpdate(object("{'status':{'addresses':[{'address':'10.0.0.1'}]}}"), old)))
-                .containsExactly("status.addresses[0].type: Required value");
+        assertThat(messages(status.validateUpdate(object("{'status':{'addresses':[{'type':'InternalIP','address':'10.0.0.1'},"
+                + "{'type':'InternalIP','address':'10.0.0.1'}]}}"), old)))
+                .containsExactly("status.addresses[1]: Duplicate value: core.NodeAddress{Type:\"InternalIP\", Address:\"10.0.0.1\"}");
     }
 
     @Test
@@ -56,17 +57,23 @@ class NodeStrategyTest {
                 + "{'key':'k','value':'w','effect':'NoSchedule'},"
                 + "{'key':'k','value':'x','effect':'NoSchedule'}]}}");
         assertThat(messages(strategy.validate(node))).containsExactly(
-                "spec.taints[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-                "spec.taints[1].value: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-                "spec.taints[1].effect: Unsupported value: \"Sometimes\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
-                "spec.taints[2].effect: Required value",
-                "spec.taints[4]: Duplicate value: core.Taint{Key:\"k\", Value:\"x\", Effect:\"NoSchedule\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair");
+                "metadata.taints[0].key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "metadata.taints[1].value: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+                "metadata.taints[1].effect: Unsupported value: \"Sometimes\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+                "metadata.taints[2].effect: Required value",
+                "metadata.taints[4]: Duplicate value: core.Taint{Key:\"k\", Value:\"x\", Effect:\"NoSchedule\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair");
     }
 
     @Test
-    void podCidrsAreValidAndFixedOnceSet() {
+    void podCidrsAreValidOnePerFamilyAndFixedOnceSet() {
         assertThat(messages(strategy.validate(object("{'spec':{'podCIDRs':['10.244.0.0/24','x']}}"))))
                 .containsExactly("spec.podCIDRs[1]: Invalid value: \"x\": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)");
+        assertThat(messages(strategy.validate(object("{'spec':{'podCIDR':'10.244.0.0/33'}}"))))
+                .containsExactly("spec.podCIDRs[0]: Invalid value: \"10.244.0.0/33\": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)");
+        assertThat(messages(strategy.validate(object("{'spec':{'podCIDRs':['10.244.0.0/24','10.245.0.0/24']}}"))))
+                .containsExactly("spec.podCIDRs: Invalid value: []string{\"10.244.0.0/24\", \"10.245.0.0/24\"}: may specify no more than one CIDR for each IP family");
+        assertThat(strategy.validate(object("{'spec':{'podCIDRs':['10.244.0.0/24','fd00:10:244::/64']}}")).isEmpty()).isTrue();
+
         ObjectNode old = object("{'spec':{'podCIDR':'10.244.0.0/24','podCIDRs':['10.244.0.0/24'],'providerID':'k4j://n1'}}");
         assertThat(messages(strategy.validateUpdate(object("{'spec':{'podCIDR':'10.244.1.0/24','podCIDRs':['10.244.1.0/24'],'providerID':'k4j://n2'}}"), old)))
                 .containsExactly(
