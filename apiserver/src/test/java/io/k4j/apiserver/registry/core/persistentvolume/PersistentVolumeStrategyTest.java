@@ -54,10 +54,21 @@ class PersistentVolumeStrategyTest {
                         "spec.accessModes: Unsupported value: \"Sometimes\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"",
                         "spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes",
                         "spec.capacity: Required value",
+                        "spec.capacity: Unsupported value: core.ResourceList(nil): supported values: \"storage\"",
                         "spec.persistentVolumeReclaimPolicy: Unsupported value: \"Keep\": supported values: \"Delete\", \"Recycle\", \"Retain\"",
                         "spec: Required value: must specify a volume type");
-        assertThat(messages(strategy.validate(object("{'spec':{'capacity':{'storage':'1Gi'},'hostPath':{'path':'/a'},'nfs':{'server':'s','path':'/b'}}}"))))
+        assertThat(messages(strategy.validate(object("{'spec':{'capacity':{'storage':'1Gi'},'nfs':{'server':'s','path':'/b'},'hostPath':{'path':'/a'}}}"))))
                 .containsExactly("spec.accessModes: Required value: must specify at least 1 access mode", "spec.nfs: Forbidden: may not specify more than 1 volume type");
+    }
+
+    @Test
+    void capacityIsPositiveAndHostRootsAreNeverRecycled() {
+        assertThat(messages(strategy.validate(object("{'spec':{'capacity':{'storage':'0'},'accessModes':['ReadWriteOnce'],'hostPath':{'path':'/data'}}}"))))
+                .containsExactly("spec.capacity[storage]: Invalid value: \"0\": must be greater than zero");
+        assertThat(messages(strategy.validate(object("{'spec':{" + SPEC.replace("/data", "/a/..") + ",'persistentVolumeReclaimPolicy':'Recycle'}}"))))
+                .containsExactly(
+                        "spec.hostPath.path: Invalid value: \"/a/..\": must not contain '..'",
+                        "spec.persistentVolumeReclaimPolicy: Forbidden: may not be 'recycle' for a hostPath mount of '/'");
     }
 
     @Test
