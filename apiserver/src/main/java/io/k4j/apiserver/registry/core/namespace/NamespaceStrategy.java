@@ -9,7 +9,9 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
+import io.k4j.api.validation.NameValidator;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.ObjectNames;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -78,11 +80,7 @@ public final class NamespaceStrategy implements ResourceStrategy {
 
     @Override
     public FieldErrors validate(ObjectNode namespace) {
-        FieldErrors errors = new FieldErrors();
-        String name = Trees.text(namespace, "metadata", "name");
-        if (!name.isEmpty()) {
-            NameValidation.isDns1123Label(name).forEach(message -> errors.add(FieldError.invalid("metadata.name", name, message)));
-        }
+        FieldErrors errors = ObjectNames.validateStricterName(namespace, NameValidator.DNS_LABEL);
         return errors.addAll(validateFinalizers(namespace));
     }
 

@@ -4,12 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.GoStrings;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
-import io.k4j.apiserver.registry.core.Addresses;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -33,7 +34,7 @@ public final class NodeStrategy implements ResourceStrategy {
     private static final ResourceType TYPE = CoreResources.type("nodes");
     private static final String ROLE_LABEL_PREFIX = "node-role.kubernetes.io/";
     private static final String ROLE_LABEL = "kubernetes.io/role";
-    private static final List<String> TAINT_EFFECTS = List.of("NoExecute", "NoSchedule", "PreferNoSchedule");
+    private static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Status", "The status of the node"),
@@ -52,9 +53,9 @@ public final class NodeStrategy implements ResourceStrategy {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /** The {@code nodes/status} strategy: the spec is kept, the status is validated like on create. */
+    /** The {@code nodes/status} strategy: the spec is kept, the update is validated as a whole, as upstream does. */
     public ResourceStrategy statusStrategy() {
-        return new StatusSubresourceStrategy(this, (newNode, oldNode) -> validateStatus(newNode));
+        return new StatusSubresourceStrategy(this, this::validateUpdate);
     }
 
     @Override
@@ -83,41 +84,49 @@ public final class NodeStrategy implements ResourceStrategy {
     @Override
     public FieldErrors validate(ObjectNode node) {
         FieldErrors errors = new FieldErrors();
+        // Upstream validates taints under "metadata" (metadata.taints[0].key), a long-standing quirk clients see.
         validateTaints(Trees.elements(node, "spec", "taints"), errors);
-        List<JsonNode> cidrs = Trees.elements(node, "spec", "podCIDRs");
+        List<String> cidrs = podCidrs(node);
         for (int index = 0; index < cidrs.size(); index++) {
-            String cidr = cidrs.get(index).asText();
-            if (!Addresses.isCidr(cidr)) {
-                errors.add(FieldError.invalid("spec.podCIDRs[" + index + "]", cidr, Addresses.INVALID_CIDR));
-            }
+            errors.addAll(NameValidation.isValidCidr("spec.podCIDRs[" + index + "]", cidrs.get(index)));
         }
-        if (cidrs.size() > 2) {
-            errors.add(FieldError.invalid("spec.podCIDRs", Trees.at(node, "spec", "podCIDRs"), "may specify no more than one CIDR for each IP family"));
-        }
-        if (!Trees.text(node, "spec", "podCIDR").isEmpty() && !Addresses.isCidr(Trees.text(node, "spec", "podCIDR"))) {
-            errors.add(FieldError.invalid("spec.podCIDR", Trees.text(node, "spec", "podCIDR"), Addresses.INVALID_CIDR));
-        }
-        return errors.addAll(validateStatus(node));
-    }
-
-    private static FieldErrors validateStatus(JsonNode node) {
-        FieldErrors errors = new FieldErrors();
-        List<JsonNode> addresses = Trees.elements(node, "status", "addresses");
-        for (int index = 0; index < addresses.size(); index++) {
-            if (Trees.text(addresses.get(index), "type").isEmpty()) {
-                errors.add(FieldError.required("status.addresses[" + index + "].type", ""));
-            }
+        if (cidrs.size() > 2 || (cidrs.size() == 2 && !isDualStack(cidrs))) {
+            errors.add(FieldError.invalid("spec.podCIDRs", cidrs, "may specify no more than one CIDR for each IP family"));
         }
         return errors;
+    }
+
+    /** The pod CIDRs; v1's singular podCIDR stands for the list when only it is set, as the v1 conversion does. */
+    private static List<String> podCidrs(JsonNode node) {
+        List<String> cidrs = new ArrayList<>();
+        Trees.elements(node, "spec", "podCIDRs").forEach(cidr -> cidrs.add(cidr.asText()));
+        String single = Trees.text(node, "spec", "podCIDR");
+        if (cidrs.isEmpty() && !single.isEmpty()) {
+            cidrs.add(single);
+        }
+        return cidrs;
+    }
+
+    /** Two valid CIDRs of different IP families; invalid ones are reported on their own. */
+    private static boolean isDualStack(List<String> cidrs) {
+        if (cidrs.stream().anyMatch(cidr -> !NameValidation.isValidCidr("", cidr).isEmpty())) {
+            return true;
+        }
+        return cidrs.get(0).contains(":") != cidrs.get(1).contains(":");
     }
 
     private static void validateTaints(List<JsonNode> taints, FieldErrors errors) {
         Set<String> keysAndEffects = new HashSet<>();
         for (int index = 0; index < taints.size(); index++) {
             JsonNode taint = taints.get(index);
-            String path = "spec.taints[" + index + "]";
+            String path = "metadata.taints[" + index + "]";
             String key = Trees.text(taint, "key");
             NameValidation.isQualifiedName(key).forEach(message -> errors.add(FieldError.invalid(path + ".key", key, message)));
+            String value = Trees.text(taint, "value");
+            List<String> valueProblems = NameValidation.isValidLabelValue(value);
+            if (!valueProblems.isEmpty()) {
+                errors.add(FieldError.invalid(path + ".value", value, String.join(";", valueProblems)));
+            }
             String effect = Trees.text(taint, "effect");
             if (effect.isEmpty()) {
                 errors.add(FieldError.required(path + ".effect", ""));
@@ -125,16 +134,39 @@ public final class NodeStrategy implements ResourceStrategy {
                 errors.add(FieldError.notSupported(path + ".effect", effect, TAINT_EFFECTS));
             }
             if (!keysAndEffects.add(key + ":" + effect)) {
-                errors.add(FieldError.duplicate(path, key + ":" + effect));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path, new GoValues.Rendered("core.Taint{Key:" + GoStrings.quote(key) + ", Value:" + GoStrings.quote(value)
+                        + ", Effect:" + GoStrings.quote(effect) + ", TimeAdded:(*v1.Time)(nil)}"), "taints must be unique by key and effect pair"));
             }
         }
     }
 
+    /** Upstream's {@code ValidateNodeUpdate}, which the status subresource uses too. */
     @Override
     public FieldErrors validateUpdate(ObjectNode newNode, ObjectNode oldNode) {
         FieldErrors errors = validate(newNode);
-        if (Trees.size(oldNode, "spec", "podCIDRs") > 0 && !Trees.sameValue(Trees.at(oldNode, "spec", "podCIDRs"), Trees.at(newNode, "spec", "podCIDRs"))) {
-            errors.add(FieldError.forbidden("spec.podCIDRs", "node updates may not change podCIDR except from \"\" to valid"));
+        Set<String> addresses = new HashSet<>();
+        List<JsonNode> statusAddresses = Trees.elements(newNode, "status", "addresses");
+        for (int index = 0; index < statusAddresses.size(); index++) {
+            String type = Trees.text(statusAddresses.get(index), "type");
+            String address = Trees.text(statusAddresses.get(index), "address");
+            if (!addresses.add(type + "/" + address)) {
+                errors.add(FieldError.duplicate("status.addresses[" + index + "]",
+                        new GoValues.Rendered("core.NodeAddress{Type:" + GoStrings.quote(type) + ", Address:" + GoStrings.quote(address) + "}")));
+            }
+        }
+        // The controller manager may assign CIDRs to a node without them; after that they are fixed.
+        List<String> oldCidrs = podCidrs(oldNode);
+        List<String> newCidrs = podCidrs(newNode);
+        if (!oldCidrs.isEmpty()) {
+            if (oldCidrs.size() != newCidrs.size()) {
+                errors.add(FieldError.forbidden("spec.podCIDRs", "node updates may not change podCIDR except from \"\" to valid"));
+            } else {
+                for (int index = 0; index < oldCidrs.size(); index++) {
+                    if (!oldCidrs.get(index).equals(newCidrs.get(index))) {
+                        errors.add(FieldError.forbidden("spec.podCIDRs", "node updates may not change podCIDR except from \"\" to valid"));
+                    }
+                }
+            }
         }
         String oldProvider = Trees.text(oldNode, "spec", "providerID");
         if (!oldProvider.isEmpty() && !oldProvider.equals(Trees.text(newNode, "spec", "providerID"))) {

@@ -10,11 +10,13 @@ import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
+import java.nio.file.Path;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -36,9 +38,10 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
     static final List<String> SUPPORTED_ACCESS_MODES = List.of("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod");
     private static final List<String> RECLAIM_POLICIES = List.of("Delete", "Recycle", "Retain");
     private static final List<String> VOLUME_MODES = List.of("Block", "Filesystem");
-    private static final Set<String> SOURCES = Set.of("gcePersistentDisk", "awsElasticBlockStore", "hostPath", "glusterfs", "nfs", "rbd", "iscsi", "cinder",
-            "cephfs", "fc", "flocker", "flexVolume", "azureFile", "vsphereVolume", "quobyte", "azureDisk", "photonPersistentDisk", "portworxVolume",
-            "scaleIO", "local", "storageos", "csi");
+    /** The volume sources in the order upstream checks them, which decides the one reported as superfluous. */
+    private static final List<String> SOURCES = List.of("hostPath", "gcePersistentDisk", "awsElasticBlockStore", "glusterfs", "flocker", "nfs", "rbd",
+            "quobyte", "cephfs", "iscsi", "cinder", "fc", "flexVolume", "azureFile", "vsphereVolume", "photonPersistentDisk", "portworxVolume",
+            "azureDisk", "scaleIO", "local", "storageos", "csi");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Capacity", "capacity is the description of the persistent volume's resources and capacity."),
@@ -98,8 +101,15 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
         JsonNode capacity = Trees.at(spec, "capacity");
         if (Trees.size(spec, "capacity") == 0) {
             errors.add(FieldError.required("spec.capacity", ""));
-        } else if (!capacity.has("storage") || capacity.size() > 1) {
-            errors.add(FieldError.notSupported("spec.capacity", capacity, List.of("storage")));
+        }
+        if (!capacity.has("storage") || capacity.size() > 1) {
+            Object shown = Trees.size(spec, "capacity") == 0 ? new GoValues.Rendered("core.ResourceList(nil)") : capacity;
+            errors.add(FieldError.notSupported("spec.capacity", shown, List.of("storage")));
+        }
+        for (Map.Entry<String, JsonNode> quantity : capacity.properties()) {
+            if (Trees.quantity(quantity.getValue()).map(value -> value.signum() <= 0).orElse(true)) {
+                errors.add(FieldError.invalid("spec.capacity[" + quantity.getKey() + "]", quantity.getValue().asText(), "must be greater than zero"));
+            }
         }
         String reclaimPolicy = Trees.text(spec, "persistentVolumeReclaimPolicy");
         if (!reclaimPolicy.isEmpty() && !RECLAIM_POLICIES.contains(reclaimPolicy)) {
@@ -120,6 +130,14 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
         for (int index = 1; index < sources.size(); index++) {
             errors.add(FieldError.forbidden("spec." + sources.get(index), "may not specify more than 1 volume type"));
         }
+        String hostPath = Trees.text(spec, "hostPath", "path");
+        if (Trees.has(spec, "hostPath") && hasBacksteps(hostPath)) {
+            errors.add(FieldError.invalid("spec.hostPath.path", hostPath, "must not contain '..'"));
+        }
+        // Recycling scrubs the volume's files: never the whole host.
+        if (Trees.has(spec, "hostPath") && reclaimPolicy.equals("Recycle") && Path.of(hostPath.isEmpty() ? "." : hostPath).normalize().toString().equals("/")) {
+            errors.add(FieldError.forbidden("spec.persistentVolumeReclaimPolicy", "may not be 'recycle' for a hostPath mount of '/'"));
+        }
         return errors;
     }
 
@@ -139,12 +157,22 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
 
     private static List<String> sources(JsonNode spec) {
         List<String> found = new ArrayList<>();
-        spec.fieldNames().forEachRemaining(name -> {
-            if (SOURCES.contains(name) && !spec.get(name).isNull()) {
-                found.add(name);
+        for (String source : SOURCES) {
+            if (Trees.has(spec, source)) {
+                found.add(source);
             }
-        });
+        }
         return found;
+    }
+
+    /** Upstream's {@code validatePathNoBacksteps}: no ".." path element. */
+    private static boolean hasBacksteps(String path) {
+        for (String element : path.split("/", -1)) {
+            if (element.equals("..")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -208,9 +236,9 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
         return cells;
     }
 
-    /** A quantity cell: the stored string, {@code 0} when absent, as an empty Quantity prints. */
+    /** A quantity cell in canonical form ({@code 1024Mi} prints as {@code 1Gi}), {@code 0} when absent, as upstream prints a Quantity. */
     public static String quantity(JsonNode value) {
-        return value.isTextual() ? value.asText() : value.isNumber() ? value.asText() : "0";
+        return Trees.quantity(value).map(Quantity::toString).orElse(value.isTextual() ? value.asText() : "0");
     }
 
     /** Upstream's {@code GetAccessModesAsString}: short names, deduplicated, in a fixed order. */
