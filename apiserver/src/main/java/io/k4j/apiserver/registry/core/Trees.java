@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Small accessors for the JSON trees strategies work on: reads that treat an absent or {@code null} field as
@@ -72,6 +74,19 @@ public final class Trees {
         return result;
     }
 
+    /** The quantity at {@code path} (a string or a number), or empty when absent or not a valid quantity. */
+    public static Optional<Quantity> quantity(JsonNode node, String... path) {
+        JsonNode value = at(node, path);
+        if (!value.isTextual() && !value.isNumber()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Quantity.fromJson(value));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The number of fields of the object at {@code path}, 0 when absent. */
     public static int size(JsonNode node, String... path) {
         JsonNode value = at(node, path);
@@ -115,7 +130,11 @@ public final class Trees {
     /** Sets {@code name} to {@code value} when the field is absent or null. */
     public static void defaultInteger(ObjectNode object, String name, long value) {
         if (!object.hasNonNull(name)) {
-            object.put(name, value);
+            if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
+                object.put(name, (int) value);
+            } else {
+                object.put(name, value);
+            }
         }
     }
 
@@ -138,6 +157,19 @@ public final class Trees {
         if (leftAbsent || rightAbsent) {
             return leftAbsent == rightAbsent;
         }
-        return left.equals(right);
+        return left.equals(NUMBERS_BY_VALUE, right);
+    }
+
+    /** Equal numbers are equal whatever node type holds them (an int parsed from storage, a long set by a default). */
+    private static final java.util.Comparator<JsonNode> NUMBERS_BY_VALUE = (left, right) -> {
+        if (left.isNumber() && right.isNumber()) {
+            return left.decimalValue().compareTo(right.decimalValue());
+        }
+        return left.equals(right) ? 0 : 1;
+    };
+
+    /** An empty object as absent: maps that are empty and maps that are omitted are the same after a JSON round trip. */
+    public static JsonNode emptyAsAbsent(JsonNode value) {
+        return value != null && value.isObject() && value.isEmpty() ? null : value;
     }
 }

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusCause;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.errors.StatusReason;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.api.resource.GroupVersionResource;
+import io.k4j.api.selection.LabelSelector;
+import io.k4j.api.selection.SelectorParseException;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ObjectStore;
 import io.k4j.apiserver.registry.generic.Registry;
@@ -28,6 +30,8 @@ public final class PodEvictionHandler implements SubresourceHandler {
     static final String VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
     /** Upstream's bound on evictions the disruption controller has not confirmed yet. */
     private static final int MAX_DISRUPTED_PODS = 2000;
+    /** Read here, served by the policy group's strategies. */
+    private static final GroupVersionResource POD_DISRUPTION_BUDGETS = new GroupVersionResource("policy", "v1", "poddisruptionbudgets");
 
     private final Registry registry;
     private final InstantSource clock;
@@ -82,18 +86,30 @@ public final class PodEvictionHandler implements SubresourceHandler {
     }
 
     private Optional<ObjectNode> budgetOf(JsonNode pod, String namespace) {
-        Optional<ObjectStore> budgets = registry.store(CoreTypes.POD_DISRUPTION_BUDGETS.gvr());
+        Optional<ObjectStore> budgets = registry.store(POD_DISRUPTION_BUDGETS);
         if (budgets.isEmpty()) {
             return Optional.empty();
         }
         List<ObjectNode> matching = budgets.get().list(namespace).stream()
-                .filter(budget -> LabelSelectors.matches(Trees.at(budget, "spec", "selector"), Trees.at(pod, "metadata", "labels")))
+                .filter(budget -> selects(budget, pod))
                 .toList();
         if (matching.size() > 1) {
             throw new StatusException(StatusReason.INTERNAL_ERROR, 500, "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
                     null, null, null, List.of(), null);
         }
         return matching.stream().findFirst();
+    }
+
+    /**
+     * Whether a budget covers a pod. As upstream's policy/v1 eviction, an empty selector covers every pod of the
+     * namespace and a budget whose selector cannot be parsed covers none.
+     */
+    private static boolean selects(JsonNode budget, JsonNode pod) {
+        try {
+            return LabelSelector.fromJson(Trees.at(budget, "spec", "selector")).matchesLabelsNode(Trees.at(pod, "metadata", "labels"));
+        } catch (SelectorParseException e) {
+            return false;
+        }
     }
 
     /** An unready pod does not count as healthy, so evicting it costs nothing when the budget is met anyway. */
@@ -114,7 +130,7 @@ public final class PodEvictionHandler implements SubresourceHandler {
             check(budget, budgetName);
             return;
         }
-        ObjectStore budgets = registry.require(CoreTypes.POD_DISRUPTION_BUDGETS.gvr());
+        ObjectStore budgets = registry.require(POD_DISRUPTION_BUDGETS);
         budgets.guaranteedUpdate(Trees.text(budget, "metadata", "namespace"), budgetName, "status", current -> {
             check(current, budgetName);
             ObjectNode status = Trees.object(current, "status");

@@ -1,7 +1,7 @@
 package io.k4j.apiserver.registry.core.pod;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.k4j.apiserver.registry.core.Quantities;
+import io.k4j.api.quantity.Quantity;
 import io.k4j.apiserver.registry.core.Trees;
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -51,10 +51,10 @@ final class PodQos {
             if (!COMPUTE_RESOURCES.contains(entry.getKey())) {
                 continue;
             }
-            Optional<BigDecimal> quantity = Quantities.parse(entry.getValue().asText());
+            Optional<Quantity> quantity = Trees.quantity(entry.getValue());
             if (quantity.isPresent() && quantity.get().signum() > 0) {
                 found.add(entry.getKey());
-                totals.merge(entry.getKey(), quantity.get(), BigDecimal::add);
+                totals.merge(entry.getKey(), quantity.get().toBigDecimal(), BigDecimal::add);
             }
         }
         return found;

@@ -148,7 +148,7 @@ public final class PodSpecDefaults {
 
     private static void applyToVolume(ObjectNode volume) {
         boolean hasSource = false;
-        for (var entry : volume.properties()) {
+        for (java.util.Map.Entry<String, JsonNode> entry : volume.properties()) {
             if (!entry.getKey().equals("name") && !entry.getValue().isNull()) {
                 hasSource = true;
             }

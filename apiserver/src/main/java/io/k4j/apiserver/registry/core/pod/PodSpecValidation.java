@@ -2,12 +2,12 @@ package io.k4j.apiserver.registry.core.pod;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.quantity.Quantity;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreNames;
-import io.k4j.apiserver.registry.core.Quantities;
+import io.k4j.api.validation.NameValidation;
+import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.registry.core.Trees;
-import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +25,13 @@ public final class PodSpecValidation {
     static final List<String> TERMINATION_MESSAGE_POLICIES = List.of("File", "FallbackToLogsOnError");
     /** Sorted, as upstream lists a set's values. */
     public static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
-    static final List<String> TAINT_EFFECTS = List.of("NoExecute", "NoSchedule", "PreferNoSchedule");
+    /** In upstream's order, which its error lists keep. */
+    static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
     static final List<String> TOLERATION_OPERATORS = List.of("Equal", "Exists");
+    private static final List<String> HTTP_SCHEMES = List.of("HTTP", "HTTPS");
+    /** Handler types in the order upstream checks them. */
+    private static final List<String> HANDLERS_OF_PROBES = List.of("exec", "httpGet", "tcpSocket", "grpc");
+    private static final List<String> HANDLERS_OF_HOOKS = List.of("exec", "httpGet", "tcpSocket", "sleep");
 
     private PodSpecValidation() {}
 
@@ -38,6 +43,9 @@ public final class PodSpecValidation {
         if (!template.isObject()) {
             return errors.add(FieldError.required(path, ""));
         }
+        // Upstream's paths skip "metadata" here: spec.template.labels, not spec.template.metadata.labels.
+        errors.addAll(ObjectMetaValidation.validateLabels(Trees.at(template, "metadata", "labels"), path + ".labels"));
+        errors.addAll(ObjectMetaValidation.validateAnnotations(Trees.at(template, "metadata", "annotations"), path + ".annotations"));
         return errors.addAll(validateSpec(Trees.at(template, "spec"), path + ".spec", false));
     }
 
@@ -67,17 +75,13 @@ public final class PodSpecValidation {
                 errors.add(FieldError.invalid(path + ".activeDeadlineSeconds", deadline, "must be between 1 and 2147483647, inclusive"));
             }
         }
-        validateName(Trees.text(spec, "nodeName"), path + ".nodeName", CoreNames.dns1123Subdomain(Trees.text(spec, "nodeName")), errors);
-        validateName(Trees.text(spec, "serviceAccountName"), path + ".serviceAccountName", CoreNames.dns1123Subdomain(Trees.text(spec, "serviceAccountName")), errors);
-        validateName(Trees.text(spec, "hostname"), path + ".hostname", CoreNames.dns1123Label(Trees.text(spec, "hostname")), errors);
-        validateName(Trees.text(spec, "subdomain"), path + ".subdomain", CoreNames.dns1123Label(Trees.text(spec, "subdomain")), errors);
-        validateName(Trees.text(spec, "schedulerName"), path + ".schedulerName", CoreNames.dns1123Subdomain(Trees.text(spec, "schedulerName")), errors);
-        validateName(Trees.text(spec, "priorityClassName"), path + ".priorityClassName", CoreNames.dns1123Subdomain(Trees.text(spec, "priorityClassName")), errors);
-        for (Map.Entry<String, JsonNode> entry : Trees.at(spec, "nodeSelector").properties()) {
-            for (String message : CoreNames.qualifiedName(entry.getKey())) {
-                errors.add(FieldError.invalid(path + ".nodeSelector", entry.getKey(), message));
-            }
-        }
+        validateName(Trees.text(spec, "nodeName"), path + ".nodeName", NameValidation.isDns1123Subdomain(Trees.text(spec, "nodeName")), errors);
+        validateName(Trees.text(spec, "serviceAccountName"), path + ".serviceAccountName", NameValidation.isDns1123Subdomain(Trees.text(spec, "serviceAccountName")), errors);
+        validateName(Trees.text(spec, "hostname"), path + ".hostname", NameValidation.isDns1123Label(Trees.text(spec, "hostname")), errors);
+        validateName(Trees.text(spec, "subdomain"), path + ".subdomain", NameValidation.isDns1123Label(Trees.text(spec, "subdomain")), errors);
+        validateName(Trees.text(spec, "schedulerName"), path + ".schedulerName", NameValidation.isDns1123Subdomain(Trees.text(spec, "schedulerName")), errors);
+        validateName(Trees.text(spec, "priorityClassName"), path + ".priorityClassName", NameValidation.isDns1123Subdomain(Trees.text(spec, "priorityClassName")), errors);
+        errors.addAll(ObjectMetaValidation.validateLabels(Trees.at(spec, "nodeSelector"), path + ".nodeSelector"));
         errors.addAll(validateTolerations(Trees.elements(spec, "tolerations"), path + ".tolerations"));
         return errors;
     }
@@ -90,24 +94,34 @@ public final class PodSpecValidation {
             String key = Trees.text(toleration, "key");
             String operator = Trees.text(toleration, "operator");
             if (!key.isEmpty()) {
-                for (String message : CoreNames.qualifiedName(key)) {
+                for (String message : NameValidation.isQualifiedName(key)) {
                     errors.add(FieldError.invalid(itemPath + ".key", key, message));
                 }
             } else if (!operator.equals("Exists")) {
                 errors.add(FieldError.invalid(itemPath + ".operator", operator, "operator must be Exists when `key` is empty, which means \"match all values and all keys\""));
             }
-            if (!operator.isEmpty() && !TOLERATION_OPERATORS.contains(operator)) {
-                errors.add(FieldError.notSupported(itemPath + ".operator", operator, TOLERATION_OPERATORS));
-            }
-            if (operator.equals("Exists") && !Trees.text(toleration, "value").isEmpty()) {
-                errors.add(FieldError.invalid(itemPath + ".operator", Trees.text(toleration, "value"), "value must be empty when `operator` is 'Exists'"));
-            }
             String effect = Trees.text(toleration, "effect");
-            if (!effect.isEmpty() && !TAINT_EFFECTS.contains(effect)) {
-                errors.add(FieldError.notSupported(itemPath + ".effect", effect, TAINT_EFFECTS));
-            }
             if (Trees.has(toleration, "tolerationSeconds") && !effect.equals("NoExecute")) {
                 errors.add(FieldError.invalid(itemPath + ".effect", effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+            }
+            String value = Trees.text(toleration, "value");
+            switch (operator) {
+                case "", "Equal" -> {
+                    List<String> problems = NameValidation.isValidLabelValue(value);
+                    if (!problems.isEmpty()) {
+                        // Upstream shows the whole toleration here; the value is what is wrong with it.
+                        errors.add(FieldError.invalid(itemPath + ".operator", value, String.join(";", problems)));
+                    }
+                }
+                case "Exists" -> {
+                    if (!value.isEmpty()) {
+                        errors.add(FieldError.invalid(itemPath + ".operator", value, "value must be empty when `operator` is 'Exists'"));
+                    }
+                }
+                default -> errors.add(FieldError.notSupported(itemPath + ".operator", operator, TOLERATION_OPERATORS));
+            }
+            if (!effect.isEmpty() && !TAINT_EFFECTS.contains(effect)) {
+                errors.add(FieldError.notSupported(itemPath + ".effect", effect, TAINT_EFFECTS));
             }
         }
         return errors;
@@ -123,7 +137,7 @@ public final class PodSpecValidation {
             if (name.isEmpty()) {
                 errors.add(FieldError.required(itemPath + ".name", ""));
             } else {
-                for (String message : CoreNames.dns1123Label(name)) {
+                for (String message : NameValidation.isDns1123Label(name)) {
                     errors.add(FieldError.invalid(itemPath + ".name", name, message));
                 }
                 if (!names.add(name)) {
@@ -155,7 +169,7 @@ public final class PodSpecValidation {
             if (name.isEmpty()) {
                 errors.add(FieldError.required(itemPath + ".name", ""));
             } else {
-                for (String message : CoreNames.dns1123Label(name)) {
+                for (String message : NameValidation.isDns1123Label(name)) {
                     errors.add(FieldError.invalid(itemPath + ".name", name, message));
                 }
                 if (!containerNames.add(name)) {
@@ -174,6 +188,103 @@ public final class PodSpecValidation {
             validateEnvironment(Trees.elements(container, "env"), itemPath + ".env", errors);
             validateVolumeMounts(Trees.elements(container, "volumeMounts"), itemPath + ".volumeMounts", volumeNames, errors);
             validateResources(Trees.at(container, "resources"), itemPath + ".resources", errors);
+            validateLifecycle(Trees.at(container, "lifecycle"), itemPath + ".lifecycle", errors);
+            for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+                validateProbe(Trees.at(container, probe), itemPath + "." + probe, errors);
+            }
+            // Only readiness may need several successes in a row; the others act on the first.
+            for (String probe : List.of("livenessProbe", "startupProbe")) {
+                JsonNode successThreshold = Trees.at(container, probe, "successThreshold");
+                if (successThreshold.isNumber() && successThreshold.asLong() != 1) {
+                    errors.add(FieldError.invalid(itemPath + "." + probe + ".successThreshold", successThreshold.asLong(), "must be 1"));
+                }
+            }
+        }
+    }
+
+    private static void validateLifecycle(JsonNode lifecycle, String path, FieldErrors errors) {
+        for (String hook : List.of("postStart", "preStop")) {
+            JsonNode handler = Trees.at(lifecycle, hook);
+            if (handler.isObject()) {
+                validateHandler(handler, path + "." + hook, HANDLERS_OF_HOOKS, errors);
+            }
+        }
+    }
+
+    /** Upstream's {@code validateProbe}: one handler and non-negative timings. */
+    private static void validateProbe(JsonNode probe, String path, FieldErrors errors) {
+        if (!probe.isObject()) {
+            return;
+        }
+        validateHandler(probe, path, HANDLERS_OF_PROBES, errors);
+        for (String field : List.of("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold")) {
+            long value = Trees.integer(probe, field);
+            if (value < 0) {
+                errors.add(FieldError.invalid(path + "." + field, value, ObjectMetaValidation.IS_NEGATIVE));
+            }
+        }
+        if (Trees.has(probe, "terminationGracePeriodSeconds") && Trees.integer(probe, "terminationGracePeriodSeconds") <= 0) {
+            errors.add(FieldError.invalid(path + ".terminationGracePeriodSeconds", Trees.integer(probe, "terminationGracePeriodSeconds"), "must be greater than 0"));
+        }
+    }
+
+    /** Upstream's {@code validateHandler}: exactly one of the handler types, the first one set counting as the one. */
+    private static void validateHandler(JsonNode handler, String path, List<String> handlerTypes, FieldErrors errors) {
+        int handlers = 0;
+        for (String handlerType : handlerTypes) {
+            JsonNode action = Trees.at(handler, handlerType);
+            if (!action.isObject()) {
+                continue;
+            }
+            String actionPath = path + "." + handlerType;
+            if (handlers > 0) {
+                errors.add(FieldError.forbidden(actionPath, "may not specify more than 1 handler type"));
+                continue;
+            }
+            handlers++;
+            switch (handlerType) {
+                case "exec" -> {
+                    if (Trees.size(action, "command") == 0) {
+                        errors.add(FieldError.required(actionPath + ".command", ""));
+                    }
+                }
+                case "httpGet" -> {
+                    if (Trees.text(action, "path").isEmpty()) {
+                        errors.add(FieldError.required(actionPath + ".path", ""));
+                    }
+                    validatePortNumberOrName(Trees.at(action, "port"), actionPath + ".port", errors);
+                    String scheme = Trees.text(action, "scheme");
+                    if (!HTTP_SCHEMES.contains(scheme)) {
+                        errors.add(FieldError.notSupported(actionPath + ".scheme", scheme, HTTP_SCHEMES));
+                    }
+                    for (JsonNode header : Trees.elements(action, "httpHeaders")) {
+                        String headerName = Trees.text(header, "name");
+                        NameValidation.isHttpHeaderName(headerName).forEach(message -> errors.add(FieldError.invalid(actionPath + ".httpHeaders", headerName, message)));
+                    }
+                }
+                case "tcpSocket" -> validatePortNumberOrName(Trees.at(action, "port"), actionPath + ".port", errors);
+                case "grpc" -> {
+                    long port = Trees.integer(action, "port");
+                    NameValidation.isValidPortNumber(port).forEach(message -> errors.add(FieldError.invalid(actionPath + ".port", port, message)));
+                }
+                case "sleep" -> {
+                    // Its bound is the pod's termination grace period, which container checks do not see.
+                }
+                default -> throw new IllegalArgumentException("unknown handler type " + handlerType);
+            }
+        }
+        if (handlers == 0) {
+            errors.add(FieldError.required(path, "must specify a handler type"));
+        }
+    }
+
+    /** An int-or-string port: a number in range or a valid port name. */
+    private static void validatePortNumberOrName(JsonNode port, String path, FieldErrors errors) {
+        if (port.isTextual()) {
+            NameValidation.isValidPortName(port.asText()).forEach(message -> errors.add(FieldError.invalid(path, port.asText(), message)));
+        } else {
+            long number = port.asLong(0);
+            NameValidation.isValidPortNumber(number).forEach(message -> errors.add(FieldError.invalid(path, number, message)));
         }
     }
 
@@ -184,7 +295,7 @@ public final class PodSpecValidation {
             String itemPath = path + "[" + index + "]";
             String name = Trees.text(port, "name");
             if (!name.isEmpty()) {
-                List<String> messages = CoreNames.portName(name);
+                List<String> messages = NameValidation.isValidPortName(name);
                 if (!messages.isEmpty()) {
                     messages.forEach(message -> errors.add(FieldError.invalid(itemPath + ".name", name, message)));
                 } else if (!names.add(name)) {
@@ -195,11 +306,11 @@ public final class PodSpecValidation {
             if (containerPort == 0) {
                 errors.add(FieldError.required(itemPath + ".containerPort", ""));
             } else {
-                CoreNames.portNumber(containerPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".containerPort", containerPort, message)));
+                NameValidation.isValidPortNumber(containerPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".containerPort", containerPort, message)));
             }
             long hostPort = Trees.integer(port, "hostPort");
             if (hostPort != 0) {
-                CoreNames.portNumber(hostPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".hostPort", hostPort, message)));
+                NameValidation.isValidPortNumber(hostPort).forEach(message -> errors.add(FieldError.invalid(itemPath + ".hostPort", hostPort, message)));
             }
             validateOneOf(Trees.text(port, "protocol"), PROTOCOLS, itemPath + ".protocol", errors);
         }
@@ -213,26 +324,60 @@ public final class PodSpecValidation {
             if (name.isEmpty()) {
                 errors.add(FieldError.required(itemPath + ".name", ""));
             } else {
-                CoreNames.environmentVariableName(name).forEach(message -> errors.add(FieldError.invalid(itemPath + ".name", name, message)));
+                relaxedEnvironmentVariableName(name).forEach(message -> errors.add(FieldError.invalid(itemPath + ".name", name, message)));
             }
             JsonNode valueFrom = Trees.at(variable, "valueFrom");
             if (valueFrom.isObject()) {
-                if (!Trees.text(variable, "value").isEmpty()) {
-                    errors.add(FieldError.invalid(itemPath + ".valueFrom", "", "may not be specified when `value` is not empty"));
-                }
-                int sources = 0;
-                for (Map.Entry<String, JsonNode> entry : valueFrom.properties()) {
-                    if (!entry.getValue().isNull()) {
-                        sources++;
-                    }
-                }
-                if (sources == 0) {
-                    errors.add(FieldError.invalid(itemPath + ".valueFrom", "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"));
-                } else if (sources > 1) {
-                    errors.add(FieldError.invalid(itemPath + ".valueFrom", "", "may not have more than one field specified at a time"));
-                }
+                validateValueFrom(valueFrom, Trees.text(variable, "value"), itemPath + ".valueFrom", errors);
             }
         }
+    }
+
+    /** Upstream's {@code validateEnvVarValueFrom}: exactly one source, and no literal value beside it. */
+    private static void validateValueFrom(JsonNode valueFrom, String value, String path, FieldErrors errors) {
+        int sources = 0;
+        for (String source : List.of("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")) {
+            JsonNode selector = Trees.at(valueFrom, source);
+            if (!selector.isObject()) {
+                continue;
+            }
+            sources++;
+            if (source.equals("configMapKeyRef") || source.equals("secretKeyRef")) {
+                validateKeySelector(selector, path + "." + source, errors);
+            }
+        }
+        if (sources == 0) {
+            errors.add(FieldError.invalid(path, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"));
+        } else if (!value.isEmpty()) {
+            errors.add(FieldError.invalid(path, "", "may not be specified when `value` is not empty"));
+        } else if (sources > 1) {
+            errors.add(FieldError.invalid(path, "", "may not have more than one field specified at a time"));
+        }
+    }
+
+    /** A config map or secret key reference: the object's name is a DNS subdomain (even when empty) and the key a config key. */
+    private static void validateKeySelector(JsonNode selector, String path, FieldErrors errors) {
+        String name = Trees.text(selector, "name");
+        NameValidation.isDns1123Subdomain(name).forEach(message -> errors.add(FieldError.invalid(path + ".name", name, message)));
+        String key = Trees.text(selector, "key");
+        if (key.isEmpty()) {
+            errors.add(FieldError.required(path + ".key", ""));
+        } else {
+            NameValidation.isConfigMapKey(key).forEach(message -> errors.add(FieldError.invalid(path + ".key", key, message)));
+        }
+    }
+
+    /**
+     * An environment variable name under upstream's RelaxedEnvironmentVariableValidation (on by default since 1.32):
+     * any printable ASCII character except '='.
+     */
+    private static List<String> relaxedEnvironmentVariableName(String name) {
+        boolean valid = !name.isEmpty();
+        for (int index = 0; index < name.length() && valid; index++) {
+            char character = name.charAt(index);
+            valid = character >= ' ' && character <= '~' && character != '=';
+        }
+        return valid ? List.of() : List.of("a valid environment variable name must consist only of printable ASCII characters other than '='");
     }
 
     private static void validateVolumeMounts(List<JsonNode> mounts, String path, Set<String> volumeNames, FieldErrors errors) {
@@ -258,8 +403,8 @@ public final class PodSpecValidation {
     private static void validateResources(JsonNode resources, String path, FieldErrors errors) {
         JsonNode limits = Trees.at(resources, "limits");
         for (Map.Entry<String, JsonNode> request : Trees.at(resources, "requests").properties()) {
-            Optional<BigDecimal> requested = Quantities.parse(request.getValue().asText());
-            Optional<BigDecimal> limit = limits.has(request.getKey()) ? Quantities.parse(limits.get(request.getKey()).asText()) : Optional.empty();
+            Optional<Quantity> requested = Trees.quantity(request.getValue());
+            Optional<Quantity> limit = Trees.quantity(limits, request.getKey());
             if (requested.isPresent() && limit.isPresent() && requested.get().compareTo(limit.get()) > 0) {
                 errors.add(FieldError.invalid(path + ".requests", request.getValue().asText(),
                         "must be less than or equal to " + request.getKey() + " limit of " + limits.get(request.getKey()).asText()));

@@ -8,7 +8,7 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.core.Addresses;
-import io.k4j.apiserver.registry.core.CoreNames;
+import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
@@ -62,7 +62,7 @@ public final class PodStatusStrategy implements ResourceStrategy {
         JsonNode status = Trees.at(newPod, "status");
         String nominated = Trees.text(status, "nominatedNodeName");
         if (!nominated.isEmpty()) {
-            CoreNames.dns1123Subdomain(nominated).forEach(message -> errors.add(FieldError.invalid("status.nominatedNodeName", nominated, message)));
+            NameValidation.isDns1123Subdomain(nominated).forEach(message -> errors.add(FieldError.invalid("status.nominatedNodeName", nominated, message)));
         }
         if (Trees.text(oldPod, "spec", "restartPolicy").equals("Never")) {
             List<JsonNode> newStatuses = Trees.elements(status, "containerStatuses");

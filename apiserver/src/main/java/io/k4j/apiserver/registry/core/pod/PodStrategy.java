@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.CoreTypes;
+import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
@@ -24,6 +24,7 @@ import java.util.Map;
  * and a delete of a running pod is graceful. Thread-safe.
  */
 public final class PodStrategy implements ResourceStrategy {
+    private static final ResourceType TYPE = CoreResources.type("pods");
     static final String UPDATABLE_FIELDS = String.join(",",
             "`spec.containers[*].image`",
             "`spec.initContainers[*].image`",
@@ -39,7 +40,7 @@ public final class PodStrategy implements ResourceStrategy {
 
     @Override
     public ResourceType type() {
-        return CoreTypes.PODS;
+        return TYPE;
     }
 
     @Override

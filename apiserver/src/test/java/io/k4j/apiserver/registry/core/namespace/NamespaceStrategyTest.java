@@ -1,0 +1,51 @@
+package io.k4j.apiserver.registry.core.namespace;
+
+import static io.k4j.apiserver.registry.core.Json.messages;
+import static io.k4j.apiserver.registry.core.Json.object;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.time.InstantSource;
+import org.junit.jupiter.api.Test;
+
+class NamespaceStrategyTest {
+    private final NamespaceStrategy strategy = new NamespaceStrategy(InstantSource.fixed(Instant.parse("2026-01-03T00:00:00Z")));
+
+    @Test
+    void newNamespacesAreActiveWithTheKubernetesFinalizerAndNameLabel() {
+        ObjectNode namespace = object("{'metadata':{'name':'team-a','creationTimestamp':'2026-01-01T00:00:00Z'}}");
+        strategy.applyDefaults(namespace);
+        strategy.prepareForCreate(namespace);
+        assertThat(namespace.at("/metadata/labels")).isEqualTo(object("{'kubernetes.io/metadata.name':'team-a'}"));
+        assertThat(namespace.get("spec")).isEqualTo(object("{'finalizers':['kubernetes']}"));
+        assertThat(namespace.get("status")).isEqualTo(object("{'phase':'Active'}"));
+        assertThat(strategy.tableRow(namespace)).containsExactly("team-a", "Active", "2d");
+        assertThat(strategy.selectableFields(namespace)).containsEntry("status.phase", "Active");
+    }
+
+    @Test
+    void namesAreLabelsAndFinalizersQualified() {
+        assertThat(messages(strategy.validate(object("{'metadata':{'name':'a.b'},'spec':{'finalizers':['custom']}}")))).containsExactly(
+                "metadata.name: Invalid value: \"a.b\": must not contain dots",
+                "spec.finalizers: Invalid value: \"custom\": name is neither a standard finalizer name nor is it fully qualified");
+    }
+
+    @Test
+    void updatesKeepFinalizersAndStatusWhileFinalizeChangesFinalizers() {
+        ObjectNode old = object("{'metadata':{'name':'a'},'spec':{'finalizers':['kubernetes']},'status':{'phase':'Active'}}");
+        ObjectNode updated = object("{'metadata':{'name':'a'},'spec':{'finalizers':[]},'status':{'phase':'Terminating'}}");
+        strategy.prepareForUpdate(updated, old);
+        assertThat(updated).isEqualTo(old);
+        ObjectNode finalized = object("{'metadata':{'name':'a'},'spec':{'finalizers':[]},'status':{'phase':'Terminating'}}");
+        new NamespaceFinalizeStrategy(strategy).prepareForUpdate(finalized, old);
+        assertThat(finalized).isEqualTo(object("{'metadata':{'name':'a'},'spec':{'finalizers':[]},'status':{'phase':'Active'}}"));
+    }
+
+    @Test
+    void statusPhaseMustAgreeWithDeletion() {
+        ObjectNode old = object("{'metadata':{'name':'a'},'status':{'phase':'Active'}}");
+        assertThat(messages(new NamespaceStatusStrategy(strategy).validateUpdate(object("{'metadata':{'name':'a'},'status':{'phase':'Terminating'}}"), old)))
+                .containsExactly("status.Phase: Invalid value: \"Terminating\": may only be 'Active' if `deletionTimestamp` is empty");
+    }
+}
