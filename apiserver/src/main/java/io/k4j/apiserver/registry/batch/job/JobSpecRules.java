@@ -7,7 +7,9 @@ import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.PodTemplateRules;
 import io.k4j.apiserver.registry.groups.Validators;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Upstream's {@code validateJobSpec}: the rules of a job spec, shared by Jobs and the job template of CronJobs.
@@ -16,6 +18,12 @@ import java.util.List;
 public final class JobSpecRules {
     private static final int MAX_PARALLELISM_FOR_INDEXED_JOB = 100000;
     private static final int MAX_COMPLETIONS_FOR_INDEXED_JOB = 100000;
+    private static final int MAX_POD_FAILURE_POLICY_RULES = 20;
+    private static final int MAX_EXIT_CODE_VALUES = 255;
+    private static final int MAX_POD_CONDITION_PATTERNS = 20;
+    private static final List<String> ACTIONS = List.of("Count", "FailIndex", "FailJob", "Ignore");
+    private static final List<String> EXIT_CODE_OPERATORS = List.of("In", "NotIn");
+    private static final List<String> CONDITION_STATUSES = List.of("False", "True", "Unknown");
 
     private JobSpecRules() {}
 
@@ -62,6 +70,9 @@ public final class JobSpecRules {
             }
         }
         boolean hasFailurePolicy = Json.present(spec, "podFailurePolicy");
+        if (hasFailurePolicy) {
+            validatePodFailurePolicy(errors, spec, path + ".podFailurePolicy");
+        }
         String replacementPolicy = Json.text(spec, "podReplacementPolicy");
         if (replacementPolicy != null) {
             if (hasFailurePolicy) {
@@ -86,5 +97,107 @@ public final class JobSpecRules {
         } else if (hasFailurePolicy && !restartPolicy.equals("Never")) {
             errors.add(FieldError.invalid(restartPath, restartPolicy, "only \"Never\" is supported when podFailurePolicy is specified"));
         }
+    }
+
+    /** Upstream's {@code validatePodFailurePolicy}. */
+    private static void validatePodFailurePolicy(FieldErrors errors, JsonNode spec, String path) {
+        List<JsonNode> rules = Json.elements(spec, "podFailurePolicy", "rules");
+        if (rules.size() > MAX_POD_FAILURE_POLICY_RULES) {
+            errors.add(FieldError.tooMany(path + ".rules", rules.size(), MAX_POD_FAILURE_POLICY_RULES));
+        }
+        Set<String> containerNames = new HashSet<>();
+        for (String list : List.of("containers", "initContainers")) {
+            Json.elements(spec, "template", "spec", list).forEach(container -> containerNames.add(Json.string(container, "name")));
+        }
+        for (int i = 0; i < rules.size(); i++) {
+            JsonNode rule = rules.get(i);
+            String rulePath = path + ".rules[" + i + "]";
+            String action = Json.string(rule, "action");
+            if (action.isEmpty()) {
+                errors.add(FieldError.required(rulePath + ".action", "valid values: " + goQuotedList(ACTIONS)));
+            } else if (action.equals("FailIndex")) {
+                if (!Json.present(spec, "backoffLimitPerIndex")) {
+                    errors.add(FieldError.invalid(rulePath + ".action", action, "requires the backoffLimitPerIndex to be set"));
+                }
+            } else if (!ACTIONS.contains(action)) {
+                errors.add(FieldError.notSupported(rulePath + ".action", action, ACTIONS));
+            }
+            boolean hasExitCodes = Json.present(rule, "onExitCodes");
+            boolean hasConditions = Json.size(rule, "onPodConditions") > 0;
+            if (hasExitCodes) {
+                validateExitCodes(errors, Json.at(rule, "onExitCodes"), rulePath + ".onExitCodes", containerNames);
+            }
+            if (hasConditions) {
+                validateConditionPatterns(errors, Json.elements(rule, "onPodConditions"), rulePath + ".onPodConditions");
+            }
+            // Upstream omits the value here; the closest this error type can show is null.
+            if (hasExitCodes && hasConditions) {
+                errors.add(FieldError.invalid(rulePath, null, "specifying both OnExitCodes and OnPodConditions is not supported"));
+            }
+            if (!hasExitCodes && !hasConditions) {
+                errors.add(FieldError.invalid(rulePath, null, "specifying one of OnExitCodes and OnPodConditions is required"));
+            }
+        }
+    }
+
+    private static void validateExitCodes(FieldErrors errors, JsonNode requirement, String path, Set<String> containerNames) {
+        String operator = Json.string(requirement, "operator");
+        if (operator.isEmpty()) {
+            errors.add(FieldError.required(path + ".operator", "valid values: " + goQuotedList(EXIT_CODE_OPERATORS)));
+        } else if (!EXIT_CODE_OPERATORS.contains(operator)) {
+            errors.add(FieldError.notSupported(path + ".operator", operator, EXIT_CODE_OPERATORS));
+        }
+        String containerName = Json.text(requirement, "containerName");
+        if (containerName != null && !containerNames.contains(containerName)) {
+            errors.add(FieldError.invalid(path + ".containerName", containerName, "must be one of the container or initContainer names in the pod template"));
+        }
+        List<Long> values = Json.elements(requirement, "values").stream().map(JsonNode::asLong).toList();
+        Object shown = new Validators.Literal("[]int32{" + String.join(", ", values.stream().map(String::valueOf).toList()) + "}");
+        if (values.isEmpty()) {
+            errors.add(FieldError.invalid(path + ".values", new Validators.Literal("[]int32(nil)"), "at least one value is required"));
+        } else if (values.size() > MAX_EXIT_CODE_VALUES) {
+            errors.add(FieldError.tooMany(path + ".values", values.size(), MAX_EXIT_CODE_VALUES));
+        }
+        boolean ordered = true;
+        Set<Long> unique = new HashSet<>();
+        for (int j = 0; j < values.size(); j++) {
+            long value = values.get(j);
+            if (operator.equals("In") && value == 0) {
+                errors.add(FieldError.invalid(path + ".values[" + j + "]", value, "must not be 0 for the In operator"));
+            }
+            if (!unique.add(value)) {
+                errors.add(FieldError.duplicate(path + ".values[" + j + "]", value));
+            }
+            if (j > 0 && values.get(j - 1) > value) {
+                ordered = false;
+            }
+        }
+        if (!ordered) {
+            errors.add(FieldError.invalid(path + ".values", shown, "must be ordered"));
+        }
+    }
+
+    private static void validateConditionPatterns(FieldErrors errors, List<JsonNode> patterns, String path) {
+        if (patterns.size() > MAX_POD_CONDITION_PATTERNS) {
+            errors.add(FieldError.tooMany(path, patterns.size(), MAX_POD_CONDITION_PATTERNS));
+        }
+        for (int j = 0; j < patterns.size(); j++) {
+            String patternPath = path + "[" + j + "]";
+            String conditionType = Json.string(patterns.get(j), "type");
+            for (String message : Validators.qualifiedName(conditionType)) {
+                errors.add(FieldError.invalid(patternPath + ".type", conditionType, message));
+            }
+            String status = Json.string(patterns.get(j), "status");
+            if (status.isEmpty()) {
+                errors.add(FieldError.required(patternPath + ".status", "valid values: " + goQuotedList(CONDITION_STATUSES)));
+            } else if (!CONDITION_STATUSES.contains(status)) {
+                errors.add(FieldError.notSupported(patternPath + ".status", status, CONDITION_STATUSES));
+            }
+        }
+    }
+
+    /** Go's {@code %q} of a string slice: {@code ["a" "b"]}. */
+    private static String goQuotedList(List<String> values) {
+        return "[" + String.join(" ", values.stream().map(value -> "\"" + value + "\"").toList()) + "]";
     }
 }

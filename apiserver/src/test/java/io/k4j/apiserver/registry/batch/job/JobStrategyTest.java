@@ -98,6 +98,25 @@ class JobStrategyTest {
     }
 
     @Test
+    void validatesPodFailurePolicyRules() {
+        ObjectNode object = createdJob("OnFailure");
+        ((ObjectNode) object.get("spec")).put("podReplacementPolicy", "Failed").set("podFailurePolicy", json("{'rules': ["
+                + "{'action': 'FailJob', 'onExitCodes': {'containerName': 'ghost', 'operator': 'In', 'values': [3, 0, 3]}},"
+                + "{'action': 'Retry', 'onPodConditions': [{'type': 'DisruptionTarget', 'status': 'Maybe'}]},"
+                + "{'action': 'Ignore'}]}"));
+
+        assertThat(messages(strategy.validate(object))).containsExactly(
+                "spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"ghost\": must be one of the container or initContainer names in the pod template",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Invalid value: 0: must not be 0 for the In operator",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 3",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{3, 0, 3}: must be ordered",
+                "spec.podFailurePolicy.rules[1].action: Unsupported value: \"Retry\": supported values: \"Count\", \"FailIndex\", \"FailJob\", \"Ignore\"",
+                "spec.podFailurePolicy.rules[1].onPodConditions[0].status: Unsupported value: \"Maybe\": supported values: \"False\", \"True\", \"Unknown\"",
+                "spec.podFailurePolicy.rules[2]: Invalid value: null: specifying one of OnExitCodes and OnPodConditions is required",
+                "spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified");
+    }
+
+    @Test
     void completionsTemplateAndSelectorAreImmutable() {
         ObjectNode old = createdJob("Never");
         ObjectNode updated = old.deepCopy();
