@@ -65,6 +65,7 @@ class ReplicaSetStrategyTest {
 
         assertThat(strategy.tableColumns()).extracting(column -> column.name()).containsExactly(
                 "Name", "Desired", "Current", "Ready", "Age", "Containers", "Images", "Selector");
+        assertThat(strategy.selectableFields(object)).isEqualTo(java.util.Map.of("status.replicas", "1"));
         assertThat(strategy.tableRow(object)).containsExactly("web-7d9f", 1L, 1L, 1L, "2d", "web,sidecar", "nginx:1.25,busybox", "app in (api,web)");
     }
 }
