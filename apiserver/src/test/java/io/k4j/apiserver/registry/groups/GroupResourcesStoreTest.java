@@ -22,11 +22,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.k4j.apiserver.registry.generic.ResourceDefinition;
 
 /** The group definitions served by the real generic store over SQLite: what a client sees end to end. */
 class GroupResourcesStoreTest {
     private static final InstantSource CLOCK = InstantSource.fixed(StrategyTesting.NOW);
-    private final Map<GroupVersionResource, io.k4j.apiserver.registry.generic.ResourceDefinition> definitions =
+    private final Map<GroupVersionResource, ResourceDefinition> definitions =
             GroupResources.withCorePodRules(CLOCK).definitions();
     private final List<GenericStore> stores = new ArrayList<>();
     private SqliteKeyValueStore storage;

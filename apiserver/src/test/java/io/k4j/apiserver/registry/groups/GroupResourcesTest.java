@@ -9,6 +9,8 @@ import io.k4j.apiserver.registry.generic.SubresourceHandler;
 import java.time.InstantSource;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import java.util.Set;
+import java.util.TreeSet;
 
 class GroupResourcesTest {
     private final Map<GroupVersionResource, ResourceDefinition> definitions = GroupResources.withCorePodRules(InstantSource.system()).definitions();
@@ -27,9 +29,9 @@ class GroupResourcesTest {
     @Test
     void subresourcesMatchTheCatalogue() {
         definitions.forEach((resource, definition) -> {
-            java.util.Set<String> served = new java.util.TreeSet<>(definition.subresourceStrategies().keySet());
+            Set<String> served = new TreeSet<>(definition.subresourceStrategies().keySet());
             definition.subresourceHandlers().stream().map(SubresourceHandler::subresource).forEach(served::add);
-            assertThat(served).as(resource.groupResource()).isEqualTo(new java.util.TreeSet<>(definition.strategy().type().subresources()));
+            assertThat(served).as(resource.groupResource()).isEqualTo(new TreeSet<>(definition.strategy().type().subresources()));
         });
     }
 
