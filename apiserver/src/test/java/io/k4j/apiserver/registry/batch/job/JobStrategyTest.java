@@ -157,6 +157,18 @@ class JobStrategyTest {
     }
 
     @Test
+    void statusCountsAreNonNegativeAndPodsUncountedOnce() {
+        ObjectNode old = createdJob("Never");
+        ObjectNode updated = old.deepCopy();
+        updated.set("status", json("{'active': -1, 'uncountedTerminatedPods': {'succeeded': ['a', ''], 'failed': ['a']}}"));
+
+        assertThat(messages(JobStrategy.validateStatusUpdate(updated, old))).containsExactly(
+                "status.active: Invalid value: -1: must be greater than or equal to 0",
+                "status.uncountedTerminatedPods.succeeded[1]: Invalid value: \"\": must not be empty",
+                "status.uncountedTerminatedPods.failed[0]: Duplicate value: \"a\"");
+    }
+
+    @Test
     void selectsOnSuccessfulCount() {
         ObjectNode object = createdJob("Never");
         object.putObject("status").put("succeeded", 2);
