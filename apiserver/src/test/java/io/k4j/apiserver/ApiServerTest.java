@@ -10,7 +10,12 @@ import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.authorization.AuthorizationResult;
 import io.k4j.apiserver.authorization.Authorizer;
 import io.k4j.apiserver.authorization.Decision;
+import io.k4j.api.resource.GroupVersionKind;
+import io.k4j.api.resource.ResourceType;
+import io.k4j.apiserver.registry.generic.CreateOnlyResource;
 import io.k4j.apiserver.registry.generic.GenericStrategy;
+import io.k4j.apiserver.registry.generic.ResourceDefinition;
+import io.k4j.apiserver.registry.generic.SubresourceHandler;
 import io.k4j.apiserver.registry.generic.Json;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
@@ -29,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.naming.ldap.LdapName;
@@ -96,6 +102,57 @@ class ApiServerTest {
         return new AuthorizationResult(Decision.NO_OPINION, "");
     };
 
+    /** A binding-like subresource: POST sets spec.nodeName through the parent's store. */
+    private static final class Binding implements SubresourceHandler {
+        @Override
+        public String subresource() {
+            return "binding";
+        }
+
+        @Override
+        public String apiVersion() {
+            return "v1";
+        }
+
+        @Override
+        public String kind() {
+            return "Binding";
+        }
+
+        @Override
+        public ObjectNode create(Request request, ObjectNode body) {
+            String node = body.path("target").path("name").asText();
+            request.parent().guaranteedUpdate(request.namespace(), request.name(), "", pod -> {
+                ((ObjectNode) pod.get("spec")).put("nodeName", node);
+                return pod;
+            });
+            ObjectNode status = Json.MAPPER.createObjectNode().put("kind", "Status").put("apiVersion", "v1").put("status", "Success").put("code", 201);
+            status.putObject("metadata");
+            return status;
+        }
+    }
+
+    private static ResourceDefinition withBinding(ResourceDefinition definition) {
+        return new ResourceDefinition(definition.strategy(), definition.subresourceStrategies(), List.of(new Binding()), definition.conversion());
+    }
+
+    /** A review-like create-only resource answering who the requester is. */
+    private static final class WhoAmI implements CreateOnlyResource {
+        private static final ResourceType TYPE = new ResourceType(new GroupVersionKind("authentication.k8s.io", "v1", "SelfSubjectReview"),
+                "selfsubjectreviews", "selfsubjectreview", List.of(), List.of(), false, Set.of("create"), Set.of(), Object.class);
+
+        @Override
+        public ResourceType type() {
+            return TYPE;
+        }
+
+        @Override
+        public ObjectNode create(ObjectNode body, UserInfo user, String namespace) {
+            body.putObject("status").putObject("userInfo").put("username", user.name());
+            return body;
+        }
+    }
+
     @BeforeAll
     static void start() throws Exception {
         TestCertificates certificates = new TestCertificates();
@@ -107,11 +164,13 @@ class ApiServerTest {
                 .authenticators(List.of(CLIENT_CERTIFICATES, TOKENS))
                 .authorizers(List.of(AUTHORIZER))
                 .resources(List.of(
-                        new GenericStrategy(TestResources.PODS, clock).definition(),
+                        withBinding(new GenericStrategy(TestResources.PODS, clock).definition()),
                         new GenericStrategy(TestResources.CONFIG_MAPS, clock).definition(),
                         new GenericStrategy(TestResources.NAMESPACES, clock).definition(),
                         new GenericStrategy(TestResources.DEPLOYMENTS, clock).definition()))
+                .createOnlyResources(List.of(new WhoAmI()))
                 .watchCacheCapacity(50)
+                .watchBookmarkInterval(Duration.ofMillis(300))
                 .build();
         server = new ApiServer(config);
         server.start();
@@ -144,6 +203,36 @@ class ApiServerTest {
 
     private static String configMap(String name, String value) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"app\":\"web\"}},\"data\":{\"key\":\"" + value + "\"}}";
+    }
+
+    @Test
+    void subresourceHandlersAndCreateOnlyResources() throws Exception {
+        String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"bound\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}";
+        send(admin, "POST", "/api/v1/namespaces/binding/pods", "application/json", pod);
+
+        HttpResponse<String> binding = send(admin, "POST", "/api/v1/namespaces/binding/pods/bound/binding", "application/json",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"bound\"},\"target\":{\"kind\":\"Node\",\"name\":\"node-1\"}}");
+        HttpResponse<String> getBinding = send(admin, "GET", "/api/v1/namespaces/binding/pods/bound/binding", null, null);
+        HttpResponse<String> review = send(admin, "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", "application/json",
+                "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}");
+        HttpResponse<String> listReviews = send(admin, "GET", "/apis/authentication.k8s.io/v1/selfsubjectreviews", null, null);
+        JsonNode core = json(send(admin, "GET", "/api/v1", null, null));
+
+        assertThat(binding.statusCode()).isEqualTo(201);
+        assertThat(json(send(admin, "GET", "/api/v1/namespaces/binding/pods/bound", null, null)).path("spec").path("nodeName").asText()).isEqualTo("node-1");
+        assertThat(getBinding.statusCode()).isEqualTo(405);
+        assertThat(review.statusCode()).isEqualTo(201);
+        assertThat(json(review).path("status").path("userInfo").path("username").asText()).isEqualTo("admin");
+        assertThat(listReviews.statusCode()).isEqualTo(405);
+        JsonNode bindingResource = null;
+        for (JsonNode resource : core.path("resources")) {
+            if (resource.path("name").asText().equals("pods/binding")) {
+                bindingResource = resource;
+            }
+        }
+        assertThat(bindingResource).isNotNull();
+        assertThat(bindingResource.path("kind").asText()).isEqualTo("Binding");
+        assertThat(bindingResource.path("verbs").get(0).asText()).isEqualTo("create");
     }
 
     @Test
@@ -250,11 +339,41 @@ class ApiServerTest {
         send(admin, "PATCH", "/api/v1/namespaces/watched/configmaps/w", "application/merge-patch+json", "{\"data\":{\"key\":\"2\"}}");
         send(admin, "DELETE", "/api/v1/namespaces/watched/configmaps/w", null, null);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> events.size() >= 3);
-        assertThat(events).extracting(event -> event.path("type").asText()).containsExactly("ADDED", "MODIFIED", "DELETED");
-        assertThat(events.get(1).path("object").path("data").path("key").asText()).isEqualTo("2");
+        await().atMost(Duration.ofSeconds(10)).until(() -> changes(events).size() >= 3);
+        List<JsonNode> changes = changes(events);
+        assertThat(changes).extracting(event -> event.path("type").asText()).containsExactly("ADDED", "MODIFIED", "DELETED");
+        assertThat(changes.get(1).path("object").path("data").path("key").asText()).isEqualTo("2");
         watch.body().close();
         reader.get(10, TimeUnit.SECONDS);
+    }
+
+    private static List<JsonNode> changes(List<JsonNode> events) {
+        synchronized (events) {
+            return events.stream().filter(event -> !event.path("type").asText().equals("BOOKMARK")).toList();
+        }
+    }
+
+    @Test
+    void watchSendsInitialEventsAndPeriodicBookmarks() throws Exception {
+        send(admin, "POST", "/api/v1/namespaces/initial/configmaps", "application/json", configMap("first", "1"));
+
+        HttpResponse<String> watch = send(admin, "GET", "/api/v1/namespaces/initial/configmaps?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
+                + "&resourceVersionMatch=NotOlderThan&timeoutSeconds=2", null, null);
+
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : watch.body().split("\n")) {
+            events.add(Json.MAPPER.readTree(line));
+        }
+        assertThat(events.get(0).path("type").asText()).isEqualTo("ADDED");
+        assertThat(events.get(0).path("object").path("metadata").path("name").asText()).isEqualTo("first");
+        assertThat(events.get(1).path("type").asText()).isEqualTo("BOOKMARK");
+        assertThat(events.get(1).path("object").path("metadata").path("annotations").path("k8s.io/initial-events-end").asText()).isEqualTo("true");
+        assertThat(events.subList(2, events.size())).as("periodic bookmarks until the timeout")
+                .isNotEmpty()
+                .allSatisfy(event -> assertThat(event.path("type").asText()).isEqualTo("BOOKMARK"));
+
+        HttpResponse<String> invalid = send(admin, "GET", "/api/v1/namespaces/initial/configmaps?watch=1&sendInitialEvents=true", null, null);
+        assertThat(invalid.statusCode()).isEqualTo(422);
     }
 
     @Test

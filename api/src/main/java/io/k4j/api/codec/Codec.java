@@ -8,23 +8,28 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.k4j.api.errors.StatusException;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -50,7 +55,7 @@ public final class Codec {
     private static final JsonFactory JSON_FACTORY = Json.mapper().getFactory();
     private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
-            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
@@ -61,8 +66,8 @@ public final class Codec {
     private static final DefaultPrettyPrinter PRETTY_PRINTER = new DefaultPrettyPrinter()
             .withObjectIndenter(new DefaultIndenter("  ", "\n"))
             .withArrayIndenter(new DefaultIndenter("  ", "\n"))
-            .withSeparators(com.fasterxml.jackson.core.util.Separators.createDefaultInstance()
-                    .withObjectFieldValueSpacing(com.fasterxml.jackson.core.util.Separators.Spacing.AFTER));
+            .withSeparators(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER));
 
     private Codec() {}
 
@@ -97,7 +102,7 @@ public final class Codec {
      */
     public record Decoded(JsonNode value, List<String> duplicateFields) {
         public Decoded {
-            java.util.Objects.requireNonNull(value, "value is null");
+            Objects.requireNonNull(value, "value is null");
             duplicateFields = List.copyOf(duplicateFields);
         }
     }
@@ -124,10 +129,11 @@ public final class Codec {
         try {
             Decoded decoded = decode(body, format);
             JsonNode value = decoded.value();
+            if (value.isNull()) {
+                // Go decodes null into an object as "no fields set"; the caller's defaults and validation take over.
+                return new Decoded(Json.object(), decoded.duplicateFields());
+            }
             if (!value.isObject()) {
-                if (value.isNull()) {
-                    throw StatusException.badRequest("Object 'Kind' is missing in '" + new String(body, java.nio.charset.StandardCharsets.UTF_8).strip() + "'");
-                }
                 throw new DecodeException("couldn't get version/kind; json parse error: json: cannot unmarshal " + goTypeName(value)
                         + " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }");
             }
@@ -215,7 +221,7 @@ public final class Codec {
 
     /** YAML bytes (UTF-8) of {@link #encodeYaml}. */
     public static byte[] encodeYamlBytes(JsonNode value) {
-        return encodeYaml(value).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return encodeYaml(value).getBytes(StandardCharsets.UTF_8);
     }
 
     private static void writeSorted(JsonGenerator generator, JsonNode value) throws IOException {
@@ -372,9 +378,9 @@ public final class Codec {
             return "<empty>";
         }
         boolean truncated = body.length > maxLength;
-        byte[] head = truncated ? java.util.Arrays.copyOf(body, maxLength) : body;
+        byte[] head = truncated ? Arrays.copyOf(body, maxLength) : body;
         String text = body[0] == '{'
-                ? new String(head, java.nio.charset.StandardCharsets.UTF_8)
+                ? new String(head, StandardCharsets.UTF_8)
                 : HexFormat.of().formatHex(head);
         return truncated ? text + " ..." : text;
     }

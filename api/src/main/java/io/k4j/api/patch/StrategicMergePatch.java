@@ -11,6 +11,7 @@ import io.k4j.api.errors.StatusReason;
 import io.k4j.api.resource.GroupVersionKind;
 import io.k4j.api.schema.Definition;
 import io.k4j.api.schema.DefinitionKind;
+import io.k4j.api.schema.Field;
 import io.k4j.api.schema.FieldMetadata;
 import io.k4j.api.schema.Schema;
 import io.k4j.api.schema.Schemas;
@@ -137,6 +138,10 @@ public final class StrategicMergePatch {
     private ArrayNode mergeListHandler(ArrayNode original, ArrayNode patch, Schema itemSchema, String strategy, String mergeKey, boolean deleteList) {
         if (strategy.equals(MERGE)) {
             return mergeList(original, patch, itemSchema, mergeKey, deleteList);
+        }
+        // upstream deletes from any list, whatever its strategy (fixed in 1.25: it used to replace the list)
+        if (deleteList) {
+            return deleteFromList(original, patch);
         }
         return (ArrayNode) stripDirectives(patch, new Schema.ArrayOf(itemSchema == null ? new Schema.Untyped() : itemSchema));
     }
@@ -326,7 +331,10 @@ public final class StrategicMergePatch {
         }
     }
 
-    /** Every element of the patch list must appear in {@code $setElementOrder}, in the same relative order. */
+    /**
+     * Every element of the patch list must appear in {@code $setElementOrder}, in the same relative order;
+     * upstream does not classify a mismatch, so it is an internal error there and here.
+     */
     private static void validateAgainstOrder(ArrayNode patchList, List<JsonNode> order, String mergeKey) {
         int last = -1;
         for (JsonNode element : patchList) {
@@ -337,11 +345,8 @@ public final class StrategicMergePatch {
                 throw noMergeKey(element, mergeKey);
             }
             int index = position(order, element, element.isObject() ? mergeKey : "");
-            if (index < 0) {
-                throw badRequest("invalid patch format of setElementOrder list");
-            }
-            if (index < last) {
-                throw badRequest("invalid patch format of setElementOrder list");
+            if (index < 0 || index < last) {
+                throw internalError("The order in patch list:\n" + patchList + "\n doesn't match " + SET_ELEMENT_ORDER + " list:\n" + order + "\n");
             }
             last = index;
         }
@@ -436,7 +441,7 @@ public final class StrategicMergePatch {
         if (schema instanceof Schema.Reference reference) {
             Definition definition = schemas.find(reference.definition()).orElse(null);
             if (definition != null && definition.kind() == DefinitionKind.OBJECT) {
-                return definition.field(field).map(io.k4j.api.schema.Field::schema).orElse(null);
+                return definition.field(field).map(Field::schema).orElse(null);
             }
             return null;
         }
@@ -450,7 +455,7 @@ public final class StrategicMergePatch {
         if (schema instanceof Schema.Reference reference) {
             return schemas.find(reference.definition())
                     .flatMap(definition -> definition.field(field))
-                    .map(io.k4j.api.schema.Field::metadata)
+                    .map(Field::metadata)
                     .orElse(FieldMetadata.NONE);
         }
         return FieldMetadata.NONE;

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * One API group with its served versions, preferred version first, as {@code /apis} lists it.
+ * One API group with its served versions, preferred version first, as {@code /apis} lists it. Immutable.
  *
  * @param group the group name, empty for the core group
  * @param versions served versions, most preferred first

@@ -38,7 +38,12 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -270,6 +275,25 @@ public final class BuiltinResources {
     /** Whether two served resources are views of the same stored objects (a write through one shows in the other). */
     public static boolean sharesStorage(ResourceType first, ResourceType second) {
         return storageResource(first).equals(storageResource(second));
+    }
+
+    /**
+     * The {@code storageVersionHash} discovery publishes: the first 8 bytes of the SHA-256 of
+     * {@code group/version/kind} of the stored form, base64-encoded; empty for resources that are never stored.
+     */
+    public static Optional<String> storageVersionHash(ResourceType type) {
+        if (isCreateOnly(type)) {
+            return Optional.empty();
+        }
+        GroupVersionResource storage = storageResource(type);
+        ResourceType stored = byResource(storage).orElseThrow();
+        String groupVersionKind = stored.gvk().group() + "/" + stored.gvk().version() + "/" + stored.kind();
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(groupVersionKind.getBytes(StandardCharsets.UTF_8));
+            return Optional.of(Base64.getEncoder().encodeToString(Arrays.copyOf(digest, 8)));
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", impossible);
+        }
     }
 
     /** Whether the resource is only ever created and never stored (bindings and the review APIs). */

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Set;
 
 /**
- * One subresource of a served resource as discovery publishes it ({@code pods/log}, {@code deployments/scale}).
+ * One subresource of a served resource as discovery publishes it ({@code pods/log}, {@code deployments/scale}). Immutable.
  *
  * @param parent the resource the subresource belongs to
  * @param name the subresource name in URLs ({@code status}, {@code scale}, {@code log}, …)

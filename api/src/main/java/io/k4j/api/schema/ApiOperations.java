@@ -227,7 +227,7 @@ final class ApiOperations {
                 patch("patch" + gv + scope + kind, "partially update the specified " + kind, tag, gvk, definition))));
 
         for (SubresourceType subresource : BuiltinResources.subresources(type.gvr())) {
-            items.addAll(subresourcePaths(type, subresource, item, itemScope, gv + scope + kind, tag));
+            items.addAll(subresourcePaths(type, subresource, item, itemScope, gv, scope + kind, tag));
         }
 
         if (type.namespaced()) {
@@ -275,7 +275,8 @@ final class ApiOperations {
     }
 
     private static List<PathItem> subresourcePaths(ResourceType type, SubresourceType subresource, String item, List<Parameter> itemScope,
-            String operationSuffix, String tag) {
+            String gv, String scopedKind, String tag) {
+        String operationSuffix = gv + scopedKind;
         Schemas schemas = Schemas.builtin();
         String path = item + "/" + subresource.name();
         String subresourceName = capitalize(subresource.name());
@@ -334,30 +335,30 @@ final class ApiOperations {
                 List<Parameter> scope = new ArrayList<>(parameters);
                 scope.addAll(itemScope.stream().filter(parameter -> !parameter.name().equals("pretty")).toList());
                 return List.of(new PathItem(path, scope, List.of(
-                        connect("get", "connect" + groupVersionPrefix(operationSuffix) + "Get" + stripGroupVersion(operationSuffix) + subresourceName, subresource, owner, tag, gvk),
-                        connect("post", "connect" + groupVersionPrefix(operationSuffix) + "Post" + stripGroupVersion(operationSuffix) + subresourceName, subresource, owner, tag, gvk))));
+                        connect("get", "connect" + gv + "Get" + scopedKind + subresourceName, subresource, owner, tag, gvk),
+                        connect("post", "connect" + gv + "Post" + scopedKind + subresourceName, subresource, owner, tag, gvk))));
             }
             case "proxy" -> {
                 List<PathItem> items = new ArrayList<>();
                 List<Parameter> scope = new ArrayList<>(itemScope.stream().filter(parameter -> !parameter.name().equals("pretty")).toList());
                 scope.add(query("path", "string", "The path to send to the proxied " + owner + "."));
-                items.add(new PathItem(path, scope, proxyOperations(operationSuffix, subresourceName, "", subresource, owner, tag, gvk)));
+                items.add(new PathItem(path, scope, proxyOperations(gv, scopedKind, subresourceName, "", subresource, owner, tag, gvk)));
                 List<Parameter> withPath = new ArrayList<>(itemScope.stream().filter(parameter -> !parameter.name().equals("pretty")).toList());
                 withPath.add(path("path", "path to the resource"));
                 withPath.add(query("path", "string", "The path to send to the proxied " + owner + "."));
-                items.add(new PathItem(path + "/{path}", withPath, proxyOperations(operationSuffix, subresourceName, "WithPath", subresource, owner, tag, gvk)));
+                items.add(new PathItem(path + "/{path}", withPath, proxyOperations(gv, scopedKind, subresourceName, "WithPath", subresource, owner, tag, gvk)));
                 return items;
             }
             default -> throw new IllegalStateException("no OpenAPI description for subresource " + subresource.qualifiedName());
         }
     }
 
-    private static List<Operation> proxyOperations(String operationSuffix, String subresourceName, String pathSuffix, SubresourceType subresource,
+    private static List<Operation> proxyOperations(String gv, String scopedKind, String subresourceName, String pathSuffix, SubresourceType subresource,
             String owner, String tag, Optional<GroupVersionKind> gvk) {
         List<Operation> operations = new ArrayList<>();
         for (String method : List.of("get", "put", "post", "delete", "options", "head", "patch")) {
-            operations.add(connect(method, "connect" + groupVersionPrefix(operationSuffix) + capitalize(method)
-                    + stripGroupVersion(operationSuffix) + subresourceName + pathSuffix, subresource, owner, tag, gvk));
+            // connect operation ids put the method after the group version: connectCoreV1GetNamespacedPodProxy
+            operations.add(connect(method, "connect" + gv + capitalize(method) + scopedKind + subresourceName + pathSuffix, subresource, owner, tag, gvk));
         }
         return operations;
     }
@@ -365,14 +366,5 @@ final class ApiOperations {
     private static Operation connect(String method, String operationId, SubresourceType subresource, String owner, String tag, Optional<GroupVersionKind> gvk) {
         return new Operation(method, operationId, "connect " + method.toUpperCase(Locale.ROOT) + " requests to " + subresource.name() + " of " + owner,
                 tag, Optional.of("connect"), gvk, List.of(), Optional.empty(), ANY_MEDIA_TYPES, Optional.empty(), ANY_MEDIA_TYPES, List.of(200));
-    }
-
-    /** Connect operation ids put the method after the group version: {@code connectCoreV1GetNamespacedPodExec}. */
-    private static String groupVersionPrefix(String operationSuffix) {
-        return operationSuffix.startsWith("CoreV1") ? "CoreV1" : operationSuffix.substring(0, operationSuffix.indexOf("V1") + 2);
-    }
-
-    private static String stripGroupVersion(String operationSuffix) {
-        return operationSuffix.substring(groupVersionPrefix(operationSuffix).length());
     }
 }

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 
 /**
  * A named type of the API, named as upstream's OpenAPI names it ({@code io.k8s.api.core.v1.Pod},
- * {@code io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta}).
+ * {@code io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta}). Immutable.
  *
  * @param name the upstream definition name
  * @param kind whether it is an object or one of the scalar apimachinery types

@@ -2,7 +2,7 @@ package io.k4j.api.schema;
 
 /**
  * What a named definition is. Most are objects with fields; a few apimachinery types are scalars on the wire
- * and upstream publishes them as named definitions of their own.
+ * and upstream publishes them as named definitions of their own. Immutable.
  */
 public enum DefinitionKind {
     /** An object with named fields. */

@@ -3,7 +3,7 @@ package io.k4j.api.schema;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One field of an object definition.
+ * One field of an object definition. Immutable.
  *
  * @param name the JSON name, e.g. {@code containers}
  * @param schema the shape of its value

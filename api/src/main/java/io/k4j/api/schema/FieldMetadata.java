@@ -9,7 +9,7 @@ import java.util.Optional;
  * The merge and list semantics upstream declares on a field in {@code types.go}, published in OpenAPI as
  * {@code x-kubernetes-patch-strategy}, {@code x-kubernetes-patch-merge-key}, {@code x-kubernetes-list-type},
  * {@code x-kubernetes-list-map-keys} and {@code x-kubernetes-map-type}. Strategic merge patch reads the patch
- * strategy and merge key; server-side apply reads the list and map types.
+ * strategy and merge key; server-side apply reads the list and map types. Immutable.
  *
  * @param patchStrategies e.g. {@code [merge]}, {@code [retainKeys]} or {@code [merge, retainKeys]}
  * @param patchMergeKey the field identifying list entries in a strategic merge, e.g. {@code name}

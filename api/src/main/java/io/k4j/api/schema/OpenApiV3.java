@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ApiGroupVersions;
 import io.k4j.api.resource.BuiltinResources;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +53,7 @@ public final class OpenApiV3 {
         return Optional.ofNullable(Holder.HASHES.get(path));
     }
 
-    /** Every served document path. */
+    /** Every served document path, sorted. */
     public static Set<String> paths() {
         return Holder.DOCUMENTS.keySet();
     }
@@ -72,7 +72,7 @@ public final class OpenApiV3 {
         }
         Map<String, byte[]> documents = new TreeMap<>();
         byDocument.forEach((path, items) -> documents.put(path, OpenApiWriter.bytes(document(items))));
-        return Map.copyOf(documents);
+        return Collections.unmodifiableMap(documents);
     }
 
     private static Map<String, String> hashes(Map<String, byte[]> documents) {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
@@ -15,7 +14,6 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.HexFormat;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** What both OpenAPI versions share: the info block, the security scheme, serialization and hashing. Thread-safe. */
@@ -88,10 +86,6 @@ final class OpenApiWriter {
         return names;
     }
 
-    static <V> TreeMap<String, V> sorted() {
-        return new TreeMap<>();
-    }
-
     static byte[] bytes(ObjectNode document) {
         try {
             return MAPPER.writeValueAsBytes(document);
@@ -109,7 +103,4 @@ final class OpenApiWriter {
         }
     }
 
-    static String utf8(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
 }

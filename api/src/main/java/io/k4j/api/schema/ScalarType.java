@@ -1,6 +1,6 @@
 package io.k4j.api.schema;
 
-/** The JSON scalar types the built-in API uses, with the OpenAPI {@code type} and {@code format} of each. */
+/** The JSON scalar types the built-in API uses, with the OpenAPI {@code type} and {@code format} of each. Immutable. */
 public enum ScalarType {
     STRING("string", ""),
     /** Base64-encoded bytes, e.g. {@code Secret.data} values. */

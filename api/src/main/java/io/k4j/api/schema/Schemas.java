@@ -156,7 +156,7 @@ public final class Schemas {
         }
         String group = rest.substring(1);
         // fabric8 drops the version from the package of some groups (apps, rbac, storage, authentication)
-        if (!group.matches(".*\\.v\\d+((alpha|beta)\\d+)?$") ) {
+        if (!group.matches(".*\\.v\\d+((alpha|beta)\\d+)?$")) {
             group = group + ".v1";
         }
         return "io.k8s.api." + group + "." + simpleName;

@@ -2,7 +2,9 @@ package io.k4j.api.validation;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.k4j.api.codec.GoStrings;
+import java.util.List;
 
 /**
  * One problem with one field, as upstream's {@code field.Error}.
@@ -125,13 +127,13 @@ public record FieldError(Type type, String field, Object badValue, String detail
         if (value instanceof String string) {
             return quote(string);
         }
-        if (value instanceof com.fasterxml.jackson.databind.JsonNode node) {
+        if (value instanceof JsonNode node) {
             if (node.isNull() || node.isMissingNode()) {
                 return "null";
             }
             return node.isTextual() ? quote(node.textValue()) : node.toString();
         }
-        if (value instanceof java.util.List<?> list && list.stream().allMatch(String.class::isInstance)) {
+        if (value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) {
             StringBuilder builder = new StringBuilder("[]string{");
             for (int i = 0; i < list.size(); i++) {
                 builder.append(i == 0 ? "" : ", ").append(quote((String) list.get(i)));

@@ -102,6 +102,7 @@ class CodecTest {
         assertThatThrownBy(() -> Codec.decodeObject(new byte[0], Codec.Format.JSON, "Pod"))
                 .hasMessage("the object provided is unrecognized (must be of type Pod): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)");
         assertThat(Codec.decodeObject(bytes("{\"kind\":\"Pod\"}"), Codec.Format.JSON, "Pod").value().get("kind").textValue()).isEqualTo("Pod");
+        assertThat(Codec.decodeObject(bytes("null"), Codec.Format.JSON, "Pod").value()).isEqualTo(Json.object());
     }
 
     @Test

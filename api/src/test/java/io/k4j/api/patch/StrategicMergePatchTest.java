@@ -218,6 +218,94 @@ class StrategicMergePatchTest {
                         metadata: {annotations: "gone"}
                         spec: {nodeName: {odd: true}}
                         """),
+                Arguments.of("patch recorded from kubectl 1.32 client-side apply against our OpenAPI v3", POD, """
+                        metadata: {name: web, labels: {app: web}}
+                        spec: {containers: [{name: a, image: "nginx:1", env: [{name: X, value: "1"}], ports: [{containerPort: 80}]}, {name: b, image: busybox}]}
+                        status: {phase: Running}
+                        """, """
+                        {"spec": {"$setElementOrder/containers": [{"name": "b"}, {"name": "a"}], "containers": [{"image": "busybox:2", "name": "b"},
+                          {"$setElementOrder/env": [{"name": "Y"}], "$setElementOrder/ports": [{"containerPort": 80}, {"containerPort": 443}],
+                           "env": [{"name": "Y", "value": "2"}, {"$patch": "delete", "name": "X"}], "image": "nginx:2", "name": "a", "ports": [{"containerPort": 443}]}]}}
+                        """, """
+                        metadata: {name: web, labels: {app: web}}
+                        spec: {containers: [{name: b, image: "busybox:2"}, {name: a, image: "nginx:2", env: [{name: "Y", value: "2"}], ports: [{containerPort: 80}, {containerPort: 443}]}]}
+                        status: {phase: Running}
+                        """),
+                Arguments.of("deployment patch recorded from kubectl 1.32 client-side apply against our OpenAPI v3", DEPLOYMENT, """
+                        metadata: {name: d}
+                        spec:
+                          replicas: 2
+                          selector: {matchLabels: {app: d}}
+                          strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1}}
+                          template:
+                            metadata: {labels: {app: d}}
+                            spec: {containers: [{name: c, image: "nginx:1"}], volumes: [{name: v, emptyDir: {}}]}
+                        """, """
+                        {"spec": {"replicas": 3, "strategy": {"$retainKeys": ["type"], "rollingUpdate": null, "type": "Recreate"},
+                          "template": {"spec": {"$setElementOrder/containers": [{"name": "c"}], "$setElementOrder/volumes": [{"name": "v"}],
+                            "containers": [{"image": "nginx:2", "name": "c"}],
+                            "volumes": [{"$retainKeys": ["hostPath", "name"], "emptyDir": null, "hostPath": {"path": "/data"}, "name": "v"}]}}}}
+                        """, """
+                        metadata: {name: d}
+                        spec:
+                          replicas: 3
+                          selector: {matchLabels: {app: d}}
+                          strategy: {type: Recreate}
+                          template:
+                            metadata: {labels: {app: d}}
+                            spec: {containers: [{name: c, image: "nginx:2"}], volumes: [{name: v, hostPath: {path: /data}}]}
+                        """),
+                Arguments.of("deleteFromPrimitiveList deletes from a replaced list too", POD, """
+                        spec: {containers: [{name: c, args: [a, b, c]}]}
+                        """, """
+                        spec: {containers: [{name: c, $deleteFromPrimitiveList/args: [b]}]}
+                        """, """
+                        spec: {containers: [{name: c, args: [a, c]}]}
+                        """),
+                Arguments.of("$setElementOrder names an element the list lacks", POD, """
+                        spec: {containers: [{name: "1"}, {name: "3"}]}
+                        """, """
+                        spec:
+                          $setElementOrder/containers: [{name: "3"}, {name: "2"}, {name: "1"}]
+                          containers: [{name: "3", image: "3"}, {name: "1", image: "1"}]
+                        """, """
+                        spec: {containers: [{name: "3", image: "3"}, {name: "1", image: "1"}]}
+                        """),
+                Arguments.of("$setElementOrder alone reorders a list of scalars", POD, """
+                        metadata: {finalizers: ["1", "3"]}
+                        """, """
+                        metadata: {$setElementOrder/finalizers: ["3", "2", "1"]}
+                        """, """
+                        metadata: {finalizers: ["3", "1"]}
+                        """),
+                Arguments.of("preserve the order from the patch in a merging list", POD, """
+                        spec: {containers: [{name: "1"}, {name: "2", image: b}, {name: "3"}]}
+                        """, """
+                        spec: {containers: [{name: "3", image: c}, {name: "1", image: a}]}
+                        """, """
+                        spec: {containers: [{name: "2", image: b}, {name: "3", image: c}, {name: "1", image: a}]}
+                        """),
+                Arguments.of("delete all duplicate entries in a merging list", POD, """
+                        spec: {containers: [{name: "1"}, {name: "1"}, {name: "2", image: a}, {name: "3"}, {name: "3"}]}
+                        """, """
+                        spec: {containers: [{name: "1", $patch: delete}, {name: "3", $patch: delete}]}
+                        """, """
+                        spec: {containers: [{name: "2", image: a}]}
+                        """),
+                Arguments.of("retainKeys map merges normally without the directive", DEPLOYMENT, """
+                        spec: {strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1}}}
+                        """, """
+                        spec: {strategy: {rollingUpdate: {maxUnavailable: 0}}}
+                        """, """
+                        spec: {strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}}
+                        """),
+                Arguments.of("delete map from nested map", POD, """
+                        metadata: {labels: {key1: "1", key2: "1"}}
+                        """, """
+                        metadata: {$patch: replace, name: x}
+                        """, """
+                        metadata: {name: x}
+                        """),
                 Arguments.of("unknown fields merge like maps", POD, """
                         spec: {extra: {a: 1, list: [1, 2]}}
                         """, """
@@ -261,7 +349,10 @@ class StrategicMergePatchTest {
                 Arguments.of("setElementOrder not a list", "spec: {containers: [{name: a}]}", "spec: {$setElementOrder/containers: a}", 400,
                         "invalid patch format of setElementOrder list"),
                 Arguments.of("patch element missing from setElementOrder", "spec: {containers: [{name: a}]}",
-                        "spec: {$setElementOrder/containers: [{name: a}], containers: [{name: b}]}", 400, "invalid patch format of setElementOrder list"),
+                        "spec: {$setElementOrder/containers: [{name: a}], containers: [{name: b}]}", 500, "doesn't match $setElementOrder/ list"),
+                Arguments.of("order in setElementOrder and patch list differ", "spec: {containers: [{name: \"1\"}, {name: \"3\"}, {name: \"2\"}]}",
+                        "spec: {$setElementOrder/containers: [{name: \"1\"}, {name: \"2\"}, {name: \"3\"}], containers: [{name: \"3\", image: \"3\"}, {name: \"1\", image: \"1\"}]}",
+                        500, "doesn't match"),
                 Arguments.of("deleteFromPrimitiveList not a list", "metadata: {finalizers: [a]}", "metadata: {$deleteFromPrimitiveList/finalizers: a}", 400,
                         "invalid patch format of primitive list"),
                 Arguments.of("list of lists", "metadata: {finalizers: [a]}", "metadata: {finalizers: [[b]]}", 422, "lists of lists are not supported"),

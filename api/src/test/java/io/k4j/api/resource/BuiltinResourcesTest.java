@@ -142,4 +142,15 @@ class BuiltinResourcesTest {
             assertThat(mapper.valueToTree(instance).path("kind").asText()).isEqualTo(type.kind());
         }
     }
+
+    @Test
+    void storageVersionHashesMatchUpstreamDiscovery() {
+        assertThat(BuiltinResources.storageVersionHash(BuiltinResources.byName("configmaps").get(0))).contains("qFsyl6wFWjQ=");
+        assertThat(BuiltinResources.storageVersionHash(BuiltinResources.byName("pods").get(0))).contains("xPOwRZ+Yhw8=");
+        // both event resources name the one stored form
+        for (ResourceType events : BuiltinResources.byName("events")) {
+            assertThat(BuiltinResources.storageVersionHash(events)).contains("r2yiGXH7wu8=");
+        }
+        assertThat(BuiltinResources.storageVersionHash(BuiltinResources.byName("bindings").get(0))).isEmpty();
+    }
 }

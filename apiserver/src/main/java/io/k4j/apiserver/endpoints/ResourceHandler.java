@@ -108,7 +108,7 @@ public final class ResourceHandler {
             }
             case "watch" -> watch(exchange, info, store, namespace);
             case "create" -> {
-                if (!info.name().isEmpty() && !info.name().equals(info.namespace())) {
+                if (!info.name().isEmpty()) {
                     throw StatusException.methodNotSupported(type.gvk().group(), type.plural(), "create");
                 }
                 Decoded body = decodeBody(exchange, type);

@@ -72,6 +72,25 @@ public final class TestCertificates {
         }
     }
 
+    /** A client key and certificate for {@code CN=user, O=group…}, signed by the CA. */
+    public record ClientCredentials(PrivateKey key, X509Certificate certificate) {}
+
+    public ClientCredentials clientCredentials(String user, List<String> groups) {
+        try {
+            KeyPair keys = keyPair();
+            StringBuilder subject = new StringBuilder();
+            for (String group : groups) {
+                subject.append("O=").append(group).append(',');
+            }
+            subject.append("CN=").append(user);
+            X509v3CertificateBuilder builder = builder(new X500Name("CN=k4j-test-ca"), new X500Name(subject.toString()), keys);
+            builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
+            return new ClientCredentials(keys.getPrivate(), sign(builder, caKeys.getPrivate()));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A TLS client context trusting the CA, presenting a client certificate for {@code CN=user, O=group…} when user is non-null. */
     public SSLContext clientContext(String user, List<String> groups) {
         try {
@@ -82,16 +101,9 @@ public final class TestCertificates {
             trustManagers.init(trust);
             KeyManagerFactory keyManagers = null;
             if (user != null) {
-                KeyPair keys = keyPair();
-                StringBuilder subject = new StringBuilder();
-                for (String group : groups) {
-                    subject.append("O=").append(group).append(',');
-                }
-                subject.append("CN=").append(user);
-                X509v3CertificateBuilder builder = builder(new X500Name("CN=k4j-test-ca"), new X500Name(subject.toString()), keys);
-                builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
+                ClientCredentials credentials = clientCredentials(user, groups);
                 keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                keyManagers.init(keyStore(keys.getPrivate(), sign(builder, caKeys.getPrivate())), PASSWORD.toCharArray());
+                keyManagers.init(keyStore(credentials.key(), credentials.certificate()), PASSWORD.toCharArray());
             }
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(keyManagers == null ? null : keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), RANDOM);

@@ -261,8 +261,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         String resourceVersion = options.resourceVersion();
         boolean sendInitialEvents = Boolean.TRUE.equals(options.sendInitialEvents());
         if (sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
-            if (resourceVersion.isEmpty() && !cache.waitForOwnWrites(FRESHNESS_WAIT)) {
-                throw StatusException.timeout("Timeout: Too large resource version: " + cache.revision() + ", current: " + storage.currentRevision());
+            if (resourceVersion.isEmpty()) {
+                // A cache that does not catch up in time still serves its state: a watch cannot fall back to storage.
+                cache.waitForOwnWrites(FRESHNESS_WAIT);
             }
             if (!sendInitialEvents || resourceVersion.isEmpty() || resourceVersion.equals("0")) {
                 return cache.watchWithInitialState(filter, sendInitialEvents, keyPrefix);
@@ -374,7 +375,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private WriteResult createOnce(String namespace, ObjectNode object, OperationContext context) {
         ObjectNode metadata = Json.metadata(object);
         if (!Json.metadataText(object, "resourceVersion").isEmpty()) {
-            throw StatusException.badRequest("resourceVersion should not be set on objects to be created");
+            throw StatusException.internalError("resourceVersion should not be set on objects to be created");
         }
         metadata.put("uid", UUID.randomUUID().toString());
         metadata.put("creationTimestamp", now());

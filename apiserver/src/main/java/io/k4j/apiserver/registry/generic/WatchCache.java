@@ -57,9 +57,10 @@ public final class WatchCache implements AutoCloseable {
     private final AtomicLong lastWriteRevision = new AtomicLong();
     /** Deletes made through this apiserver not yet seen, by key: the storage SPI does not report a delete's revision. */
     private final java.util.concurrent.ConcurrentHashMap<String, Long> pendingDeletes = new java.util.concurrent.ConcurrentHashMap<>();
-    private long revision;
+    // Written under the write lock; volatile so that fresh-enough reads can skip the lock.
+    private volatile long revision;
     private long windowStart;
-    private boolean ready;
+    private volatile boolean ready;
     private Watch storageWatch;
     private volatile boolean closed;
 
@@ -129,12 +130,7 @@ public final class WatchCache implements AutoCloseable {
 
     /** The last revision the cache observed. */
     public long revision() {
-        lock.readLock().lock();
-        try {
-            return revision;
-        } finally {
-            lock.readLock().unlock();
-        }
+        return revision;
     }
 
     /** Records a write this apiserver made, so reads wait until the cache has seen it. */
@@ -161,6 +157,9 @@ public final class WatchCache implements AutoCloseable {
     /** Waits until the cache has seen every write this apiserver made; false on timeout. */
     public boolean waitForOwnWrites(Duration timeout) {
         long wanted = lastWriteRevision.get();
+        if (ready && revision >= wanted && pendingDeletes.isEmpty()) {
+            return true;
+        }
         long remaining = timeout.toNanos();
         lock.writeLock().lock();
         try {
@@ -178,6 +177,9 @@ public final class WatchCache implements AutoCloseable {
 
     /** Waits until the cache has seen {@code wanted}; false on timeout. */
     public boolean waitForRevision(long wanted, Duration timeout) {
+        if (ready && revision >= wanted) {
+            return true;
+        }
         long remaining = timeout.toNanos();
         lock.writeLock().lock();
         try {
@@ -238,7 +240,8 @@ public final class WatchCache implements AutoCloseable {
             if (afterRevision < windowStart) {
                 throw StatusException.expired("too old resource version: " + afterRevision + " (" + (windowStart + 1) + ")");
             }
-            Watcher watcher = new Watcher(filter);
+            // Events up to the requested revision that the cache has yet to see are skipped when they arrive.
+            Watcher watcher = new Watcher(filter, afterRevision);
             for (CacheEvent event : history) {
                 if (event.revision() > afterRevision) {
                     WatchItem item = watcher.itemFor(event);
@@ -261,7 +264,7 @@ public final class WatchCache implements AutoCloseable {
     public Watcher watchWithInitialState(Predicate<CachedObject> filter, boolean initialEventsEndBookmark, String keyPrefix) {
         lock.writeLock().lock();
         try {
-            Watcher watcher = new Watcher(filter);
+            Watcher watcher = new Watcher(filter, revision);
             for (CachedObject object : objects.subMap(keyPrefix, true, keyPrefix + Character.MAX_VALUE, false).values()) {
                 if (filter.test(object)) {
                     watcher.queue.add(new WatchItem.Event(WatchItem.EventType.ADDED, object));
@@ -386,9 +389,11 @@ public final class WatchCache implements AutoCloseable {
     public final class Watcher implements AutoCloseable {
         private final LinkedBlockingQueue<WatchItem> queue = new LinkedBlockingQueue<>();
         private final Predicate<CachedObject> filter;
+        private final long afterRevision;
 
-        private Watcher(Predicate<CachedObject> filter) {
+        private Watcher(Predicate<CachedObject> filter, long afterRevision) {
             this.filter = filter;
+            this.afterRevision = afterRevision;
         }
 
         /** The next item, or null when none arrives within {@code timeout}. */
@@ -401,7 +406,8 @@ public final class WatchCache implements AutoCloseable {
             lock.writeLock().lock();
             try {
                 if (watchers.contains(this)) {
-                    queue.add(new WatchItem.Bookmark(revision, false));
+                    // A watch from a revision the cache has not reached yet is already known to be that far.
+                    queue.add(new WatchItem.Bookmark(Math.max(revision, afterRevision), false));
                 }
             } finally {
                 lock.writeLock().unlock();
@@ -432,6 +438,9 @@ public final class WatchCache implements AutoCloseable {
 
         /** The item this watcher sees for an event: a change of whether an object matches is an ADDED or DELETED. */
         private WatchItem itemFor(CacheEvent event) {
+            if (event.revision() <= afterRevision) {
+                return null;
+            }
             boolean matchesNow = filter.test(event.object());
             return switch (event.type()) {
                 case ADDED -> matchesNow ? new WatchItem.Event(WatchItem.EventType.ADDED, event.object()) : null;

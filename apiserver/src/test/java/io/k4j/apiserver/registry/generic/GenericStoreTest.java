@@ -372,6 +372,48 @@ class GenericStoreTest {
                 });
     }
 
+    @Test
+    void versionConversionStoresInTheOtherResourcesStorage() {
+        io.k4j.api.resource.ResourceType coreEvents = new io.k4j.api.resource.ResourceType(new io.k4j.api.resource.GroupVersionKind("", "v1", "Event"),
+                "events", "event", List.of("ev"), List.of(), true, TestResources.ALL_VERBS, java.util.Set.of(), Object.class);
+        io.k4j.api.resource.ResourceType servedEvents = new io.k4j.api.resource.ResourceType(new io.k4j.api.resource.GroupVersionKind("events.k8s.io", "v1", "Event"),
+                "events", "event", List.of("ev"), List.of(), true, TestResources.ALL_VERBS, java.util.Set.of(), Object.class);
+        VersionConversion conversion = new VersionConversion() {
+            @Override
+            public io.k4j.api.resource.GroupVersionResource storageResource() {
+                return coreEvents.gvr();
+            }
+
+            @Override
+            public ObjectNode toStorage(ObjectNode served) {
+                ObjectNode stored = served.deepCopy();
+                stored.put("apiVersion", "v1");
+                stored.set("message", stored.remove("note"));
+                return stored;
+            }
+
+            @Override
+            public ObjectNode fromStorage(ObjectNode stored) {
+                ObjectNode served = stored.deepCopy();
+                served.put("apiVersion", "events.k8s.io/v1");
+                served.set("note", served.remove("message"));
+                return served;
+            }
+        };
+        GenericStore core = store(new GenericStrategy(coreEvents, CLOCK).definition(), AdmissionChain.NONE);
+        GenericStore served = store(new ResourceDefinition(new GenericStrategy(servedEvents, CLOCK), Map.of(), List.of(), java.util.Optional.of(conversion)), AdmissionChain.NONE);
+        ObjectNode event = Json.MAPPER.createObjectNode().put("apiVersion", "events.k8s.io/v1").put("kind", "Event").put("note", "pulled");
+        event.putObject("metadata").put("name", "e1");
+
+        served.create("default", event, user());
+
+        ObjectNode stored = Json.parseObject(storage.get("/registry/events/default/e1").value());
+        assertThat(stored.path("apiVersion").asText()).isEqualTo("v1");
+        assertThat(stored.path("message").asText()).isEqualTo("pulled");
+        assertThat(served.get("default", "e1").path("note").asText()).isEqualTo("pulled");
+        assertThat(core.get("default", "e1").path("message").asText()).isEqualTo("pulled");
+    }
+
     private static String describe(WatchItem item) {
         if (item instanceof WatchItem.Event event) {
             return event.type() + " " + event.object().name();

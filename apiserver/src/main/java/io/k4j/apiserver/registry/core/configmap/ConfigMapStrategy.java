@@ -52,19 +52,21 @@ public final class ConfigMapStrategy implements ResourceStrategy {
     @Override
     public FieldErrors validate(ObjectNode configMap) {
         FieldErrors errors = new FieldErrors();
+        JsonNode binaryData = Trees.at(configMap, "binaryData");
         long totalSize = 0;
         for (Map.Entry<String, JsonNode> entry : Trees.at(configMap, "data").properties()) {
-            NameValidation.isConfigMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("data[" + entry.getKey() + "]", entry.getKey(), message)));
-            totalSize += entry.getKey().length() + entry.getValue().asText().getBytes(StandardCharsets.UTF_8).length;
-        }
-        JsonNode data = Trees.at(configMap, "data");
-        for (Map.Entry<String, JsonNode> entry : Trees.at(configMap, "binaryData").properties()) {
-            NameValidation.isConfigMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("binaryData[" + entry.getKey() + "]", entry.getKey(), message)));
-            if (data.has(entry.getKey())) {
-                errors.add(FieldError.invalid("binaryData[" + entry.getKey() + "]", entry.getKey(), "duplicate of key present in data"));
+            String path = "data[" + entry.getKey() + "]";
+            NameValidation.isConfigMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid(path, entry.getKey(), message)));
+            if (binaryData.has(entry.getKey())) {
+                errors.add(FieldError.invalid(path, entry.getKey(), "duplicate of key present in binaryData"));
             }
-            totalSize += entry.getKey().length() + decodedLength(entry.getValue().asText());
+            totalSize += entry.getValue().asText().getBytes(StandardCharsets.UTF_8).length;
         }
+        for (Map.Entry<String, JsonNode> entry : binaryData.properties()) {
+            NameValidation.isConfigMapKey(entry.getKey()).forEach(message -> errors.add(FieldError.invalid("binaryData[" + entry.getKey() + "]", entry.getKey(), message)));
+            totalSize += decodedLength(entry.getValue().asText());
+        }
+        // Only the values count, as upstream sums them.
         if (totalSize > MAX_SIZE) {
             errors.add(FieldError.tooLong("", "", MAX_SIZE));
         }

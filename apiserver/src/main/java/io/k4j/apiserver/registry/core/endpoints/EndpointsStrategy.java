@@ -8,7 +8,6 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
-import io.k4j.apiserver.registry.core.Addresses;
 import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
@@ -18,6 +17,7 @@ import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The rules of endpoints, as upstream's {@code endpointsStrategy}: every subset needs addresses with valid IPs,
@@ -87,18 +87,65 @@ public final class EndpointsStrategy implements ResourceStrategy {
         return errors;
     }
 
+    /** Upstream's {@code validateEndpointAddress}: a valid IP that is not special, a DNS label hostname, a DNS subdomain node name. */
     private static void validateAddresses(List<JsonNode> addresses, String path, FieldErrors errors) {
         for (int index = 0; index < addresses.size(); index++) {
-            String ip = Trees.text(addresses.get(index), "ip");
-            String ipPath = path + "[" + index + "].ip";
-            if (!Addresses.isIp(ip)) {
-                errors.add(FieldError.invalid(ipPath, ip, Addresses.INVALID_IP));
-            } else if (ip.startsWith("127.") || ip.equals("::1")) {
-                errors.add(FieldError.invalid(ipPath, ip, "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
-            } else if (ip.startsWith("169.254.") || ip.toLowerCase().startsWith("fe80:")) {
-                errors.add(FieldError.invalid(ipPath, ip, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
+            JsonNode address = addresses.get(index);
+            String itemPath = path + "[" + index + "]";
+            String ip = Trees.text(address, "ip");
+            errors.addAll(NameValidation.isValidIp(itemPath + ".ip", ip));
+            String hostname = Trees.text(address, "hostname");
+            if (!hostname.isEmpty()) {
+                NameValidation.isDns1123Label(hostname).forEach(message -> errors.add(FieldError.invalid(itemPath + ".hostname", hostname, message)));
             }
+            if (Trees.has(address, "nodeName")) {
+                String nodeName = Trees.text(address, "nodeName");
+                NameValidation.isDns1123Subdomain(nodeName).forEach(message -> errors.add(FieldError.invalid(itemPath + ".nodeName", nodeName, message)));
+            }
+            validateNonSpecialIp(ip, itemPath + ".ip", errors);
         }
+    }
+
+    /** Upstream's {@code ValidateNonSpecialIP}: endpoints may not point at unspecified, loopback or link-local addresses. */
+    private static void validateNonSpecialIp(String ip, String path, FieldErrors errors) {
+        if (!NameValidation.isValidIp(path, ip).isEmpty()) {
+            errors.add(FieldError.invalid(path, ip, "must be a valid IP address"));
+            return;
+        }
+        int[] ipv4 = ipv4Octets(ip);
+        String lower = ip.toLowerCase(Locale.ROOT);
+        boolean ipv6 = ipv4 == null;
+        int firstHextet = ipv6 ? firstHextet(lower) : -1;
+        if (ipv6 ? lower.equals("::") || lower.equals("0:0:0:0:0:0:0:0") : ipv4[0] == 0 && ipv4[1] == 0 && ipv4[2] == 0 && ipv4[3] == 0) {
+            errors.add(FieldError.invalid(path, ip, "may not be unspecified (" + ip + ")"));
+        }
+        if (ipv6 ? lower.equals("::1") || lower.equals("0:0:0:0:0:0:0:1") : ipv4[0] == 127) {
+            errors.add(FieldError.invalid(path, ip, "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
+        }
+        if (ipv6 ? (firstHextet & 0xffc0) == 0xfe80 : ipv4[0] == 169 && ipv4[1] == 254) {
+            errors.add(FieldError.invalid(path, ip, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
+        }
+        if (ipv6 ? firstHextet == 0xff02 : ipv4[0] == 224 && ipv4[1] == 0 && ipv4[2] == 0) {
+            errors.add(FieldError.invalid(path, ip, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
+        }
+    }
+
+    /** The octets of a valid dotted IPv4 address, or null for IPv6. Leading zeros are decimal, as Go's sloppy parser reads them. */
+    private static int[] ipv4Octets(String ip) {
+        if (ip.contains(":")) {
+            return null;
+        }
+        String[] parts = ip.split("\\.");
+        int[] octets = new int[4];
+        for (int index = 0; index < 4; index++) {
+            octets[index] = Integer.parseInt(parts[index]);
+        }
+        return octets;
+    }
+
+    private static int firstHextet(String ipv6) {
+        int colon = ipv6.indexOf(':');
+        return colon <= 0 ? 0 : Integer.parseInt(ipv6.substring(0, colon), 16);
     }
 
     @Override

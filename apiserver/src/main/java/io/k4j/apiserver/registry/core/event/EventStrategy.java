@@ -77,10 +77,11 @@ public final class EventStrategy implements ResourceStrategy {
                 errors.add(FieldError.invalid("involvedObject.namespace", involvedNamespace, "does not match event.namespace"));
             }
             String reportingComponent = Trees.text(event, "reportingComponent");
+            // Upstream names the internal field (ReportingController) in these paths, not the JSON one.
             if (reportingComponent.isEmpty()) {
-                errors.add(FieldError.required("reportingComponent", ""));
+                errors.add(FieldError.required("reportingController", ""));
             }
-            NameValidation.isQualifiedName(reportingComponent).forEach(message -> errors.add(FieldError.invalid("reportingComponent", reportingComponent, message)));
+            NameValidation.isQualifiedName(reportingComponent).forEach(message -> errors.add(FieldError.invalid("reportingController", reportingComponent, message)));
             limited(event, "reportingInstance", REPORTING_INSTANCE_LIMIT, true, errors);
             limited(event, "action", ACTION_LIMIT, true, errors);
             limited(event, "reason", REASON_LIMIT, true, errors);

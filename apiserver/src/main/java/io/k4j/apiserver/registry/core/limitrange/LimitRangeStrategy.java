@@ -8,6 +8,7 @@ import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.ResourceNames;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
@@ -31,12 +32,6 @@ import java.util.TreeSet;
 public final class LimitRangeStrategy implements ResourceStrategy {
     private static final ResourceType TYPE = CoreResources.type("limitranges");
     private static final List<String> TYPES = List.of("Container", "PersistentVolumeClaim", "Pod");
-    private static final Set<String> CONTAINER_RESOURCES = Set.of("cpu", "memory", "ephemeral-storage");
-    /** Upstream's {@code standardResources}, the unprefixed names a quota or a claim limit may use. */
-    private static final Set<String> STANDARD_RESOURCES = Set.of("cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
-            "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "services", "replicationcontrollers",
-            "resourcequotas", "secrets", "configmaps", "persistentvolumeclaims", "storage", "requests.storage", "services.nodeports",
-            "services.loadbalancers");
     private static final Quantity ONE = Quantity.of(1, Quantity.Format.DECIMAL_SI);
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
@@ -166,7 +161,7 @@ public final class LimitRangeStrategy implements ResourceStrategy {
                         "ratio " + ratio + " is greater than max/min = " + String.format(Locale.ROOT, "%f", limit.doubleValue())));
             }
         }
-        if (!isOvercommitAllowed(key) && defaultLimit != null && defaultRequest != null
+        if (!ResourceNames.isOvercommitAllowed(key) && defaultLimit != null && defaultRequest != null
                 && defaultLimit.compareTo(defaultRequest) != 0) {
             errors.add(FieldError.invalid(path + ".defaultRequest[" + key + "]", defaultRequest.toString(),
                     "default value " + defaultLimit + " must equal to defaultRequest value " + defaultRequest + " in " + key));
@@ -182,32 +177,10 @@ public final class LimitRangeStrategy implements ResourceStrategy {
         }
     }
 
-    /**
-     * Upstream's {@code validateLimitRangeResourceName}: a qualified name; without a prefix, a standard resource
-     * (for pods and containers one of the container resources).
-     */
+    /** Upstream's {@code validateLimitRangeResourceName}: pods and containers take container resources. */
     private static void validateResourceName(String type, String name, String path, FieldErrors errors) {
-        List<String> problems = NameValidation.isQualifiedName(name);
-        problems.forEach(message -> errors.add(FieldError.invalid(path, name, message)));
-        if (!problems.isEmpty() || name.contains("/")) {
-            return;
-        }
         boolean container = type.equals("Pod") || type.equals("Container");
-        if (container && !CONTAINER_RESOURCES.contains(name) && !name.startsWith("hugepages-")) {
-            errors.add(FieldError.invalid(path, name, "must be a standard resource for containers"));
-        } else if (!container && !STANDARD_RESOURCES.contains(name) && !isHugePages(name)) {
-            errors.add(FieldError.invalid(path, name, "must be a standard resource type or fully qualified"));
-        }
-    }
-
-    /** Upstream's {@code IsOverCommitAllowed}: native resources (no domain, or a kubernetes.io one) other than huge pages. */
-    private static boolean isOvercommitAllowed(String name) {
-        boolean nativeResource = !name.contains("/") || name.contains("kubernetes.io/");
-        return nativeResource && !name.startsWith("hugepages-");
-    }
-
-    private static boolean isHugePages(String name) {
-        return name.startsWith("hugepages-") || name.startsWith("requests.hugepages-") || name.startsWith("limits.hugepages-");
+        errors.addAll(container ? ResourceNames.validateContainerResourceName(name, path) : ResourceNames.validateResourceName(name, path));
     }
 
     @Override

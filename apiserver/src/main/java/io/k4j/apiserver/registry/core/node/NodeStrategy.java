@@ -9,8 +9,8 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
-import io.k4j.apiserver.registry.core.Addresses;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -88,15 +88,13 @@ public final class NodeStrategy implements ResourceStrategy {
         List<JsonNode> cidrs = Trees.elements(node, "spec", "podCIDRs");
         for (int index = 0; index < cidrs.size(); index++) {
             String cidr = cidrs.get(index).asText();
-            if (!Addresses.isCidr(cidr)) {
-                errors.add(FieldError.invalid("spec.podCIDRs[" + index + "]", cidr, Addresses.INVALID_CIDR));
-            }
+            errors.addAll(NameValidation.isValidCidr("spec.podCIDRs[" + index + "]", cidr));
         }
         if (cidrs.size() > 2) {
             errors.add(FieldError.invalid("spec.podCIDRs", Trees.at(node, "spec", "podCIDRs"), "may specify no more than one CIDR for each IP family"));
         }
-        if (!Trees.text(node, "spec", "podCIDR").isEmpty() && !Addresses.isCidr(Trees.text(node, "spec", "podCIDR"))) {
-            errors.add(FieldError.invalid("spec.podCIDR", Trees.text(node, "spec", "podCIDR"), Addresses.INVALID_CIDR));
+        if (!Trees.text(node, "spec", "podCIDR").isEmpty()) {
+            errors.addAll(NameValidation.isValidCidr("spec.podCIDR", Trees.text(node, "spec", "podCIDR")));
         }
         return errors.addAll(validateStatus(node));
     }
@@ -131,17 +129,9 @@ public final class NodeStrategy implements ResourceStrategy {
                 errors.add(FieldError.notSupported(path + ".effect", effect, TAINT_EFFECTS));
             }
             if (!keysAndEffects.add(key + ":" + effect)) {
-                errors.add(new FieldError(FieldError.Type.DUPLICATE, path, new GoTaint(key, value, effect), "taints must be unique by key and effect pair"));
+                errors.add(new FieldError(FieldError.Type.DUPLICATE, path, new GoValues.Rendered("core.Taint{Key:" + GoStrings.quote(key) + ", Value:" + GoStrings.quote(value)
+                        + ", Effect:" + GoStrings.quote(effect) + ", TimeAdded:(*v1.Time)(nil)}"), "taints must be unique by key and effect pair"));
             }
-        }
-    }
-
-    /** A taint as upstream's error shows the duplicate ({@code %#v} of the internal type, without a time added). */
-    private record GoTaint(String key, String value, String effect) {
-        @Override
-        public String toString() {
-            return "core.Taint{Key:" + GoStrings.quote(key) + ", Value:" + GoStrings.quote(value) + ", Effect:" + GoStrings.quote(effect)
-                    + ", TimeAdded:(*v1.Time)(nil)}";
         }
     }
 

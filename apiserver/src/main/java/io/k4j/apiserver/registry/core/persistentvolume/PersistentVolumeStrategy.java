@@ -208,9 +208,9 @@ public final class PersistentVolumeStrategy implements ResourceStrategy {
         return cells;
     }
 
-    /** A quantity cell: the stored string, {@code 0} when absent, as an empty Quantity prints. */
+    /** A quantity cell in canonical form ({@code 1024Mi} prints as {@code 1Gi}), {@code 0} when absent, as upstream prints a Quantity. */
     public static String quantity(JsonNode value) {
-        return value.isTextual() ? value.asText() : value.isNumber() ? value.asText() : "0";
+        return Trees.quantity(value).map(Quantity::toString).orElse(value.isTextual() ? value.asText() : "0");
     }
 
     /** Upstream's {@code GetAccessModesAsString}: short names, deduplicated, in a fixed order. */

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.core.Addresses;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
@@ -80,9 +79,7 @@ public final class PodStatusStrategy implements ResourceStrategy {
         List<JsonNode> podIps = Trees.elements(status, "podIPs");
         for (int index = 0; index < podIps.size(); index++) {
             String ip = Trees.text(podIps.get(index), "ip");
-            if (!Addresses.isIp(ip)) {
-                errors.add(FieldError.invalid("status.podIPs[" + index + "]", ip, Addresses.INVALID_IP));
-            }
+            errors.addAll(NameValidation.isValidIp("status.podIPs[" + index + "]", ip));
         }
         if (podIps.size() > 2) {
             errors.add(new FieldError(FieldError.Type.TOO_MANY, "status.podIPs", podIps.size(), "must have at most 2 items"));
@@ -90,9 +87,7 @@ public final class PodStatusStrategy implements ResourceStrategy {
         List<JsonNode> hostIps = Trees.elements(status, "hostIPs");
         for (int index = 0; index < hostIps.size(); index++) {
             String ip = Trees.text(hostIps.get(index), "ip");
-            if (!Addresses.isIp(ip)) {
-                errors.add(FieldError.invalid("status.hostIPs[" + index + "]", ip, Addresses.INVALID_IP));
-            }
+            errors.addAll(NameValidation.isValidIp("status.hostIPs[" + index + "]", ip));
         }
         String oldQos = Trees.text(oldPod, "status", "qosClass");
         String newQos = Trees.text(status, "qosClass");

@@ -8,6 +8,7 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
@@ -97,16 +98,16 @@ public final class ReplicationControllerStrategy implements ResourceStrategy {
         FieldErrors errors = new FieldErrors();
         JsonNode spec = Trees.at(controller, "spec");
         JsonNode selector = Trees.at(spec, "selector");
+        long minReadySeconds = Trees.integer(spec, "minReadySeconds");
+        if (minReadySeconds < 0) {
+            errors.add(FieldError.invalid("spec.minReadySeconds", minReadySeconds, "must be greater than or equal to 0"));
+        }
         if (Trees.size(spec, "selector") == 0) {
             errors.add(FieldError.required("spec.selector", ""));
         }
         long replicas = Trees.integer(spec, "replicas");
         if (replicas < 0) {
             errors.add(FieldError.invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
-        }
-        long minReadySeconds = Trees.integer(spec, "minReadySeconds");
-        if (minReadySeconds < 0) {
-            errors.add(FieldError.invalid("spec.minReadySeconds", minReadySeconds, "must be greater than or equal to 0"));
         }
         JsonNode template = Trees.at(spec, "template");
         if (!template.isObject()) {
@@ -120,7 +121,7 @@ public final class ReplicationControllerStrategy implements ResourceStrategy {
                 matches &= entry.getValue().asText().equals(Trees.text(labels, entry.getKey()));
             }
             if (!matches) {
-                errors.add(FieldError.invalid("spec.template.metadata.labels", Printing.formatLabels(labels), "`selector` does not match template `labels`"));
+                errors.add(FieldError.invalid("spec.template.metadata.labels", GoValues.stringMap(labels), "`selector` does not match template `labels`"));
             }
         }
         errors.addAll(PodSpecValidation.validateTemplate(template, "spec.template"));

@@ -10,7 +10,6 @@ import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.api.validation.NameValidator;
 import io.k4j.api.validation.ObjectMetaValidation;
-import io.k4j.apiserver.registry.core.Addresses;
 import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.ObjectNames;
 import io.k4j.apiserver.registry.core.Printing;
@@ -60,8 +59,8 @@ public final class ServiceStrategy implements ResourceStrategy {
             List<JsonNode> ingress = Trees.elements(newService, "status", "loadBalancer", "ingress");
             for (int index = 0; index < ingress.size(); index++) {
                 String ip = Trees.text(ingress.get(index), "ip");
-                if (!ip.isEmpty() && !Addresses.isIp(ip)) {
-                    errors.add(FieldError.invalid("status.loadBalancer.ingress[" + index + "].ip", ip, Addresses.INVALID_IP));
+                if (!ip.isEmpty()) {
+                    errors.addAll(NameValidation.isValidIp("status.loadBalancer.ingress[" + index + "].ip", ip));
                 }
             }
             return errors;
@@ -101,7 +100,7 @@ public final class ServiceStrategy implements ResourceStrategy {
             Trees.defaultText(spec, "ipFamilyPolicy", "SingleStack");
             if (Trees.size(spec, "ipFamilies") == 0) {
                 String clusterIp = Trees.text(spec, "clusterIP");
-                Trees.array(spec, "ipFamilies").add(Addresses.isIpv6(clusterIp) ? "IPv6" : "IPv4");
+                Trees.array(spec, "ipFamilies").add(!clusterIp.isEmpty() && NameValidation.isValidIpv6Address("", clusterIp).isEmpty() ? "IPv6" : "IPv4");
             }
             String clusterIp = Trees.text(spec, "clusterIP");
             if (!clusterIp.isEmpty() && Trees.size(spec, "clusterIPs") == 0) {
@@ -149,8 +148,8 @@ public final class ServiceStrategy implements ResourceStrategy {
             List<JsonNode> clusterIps = Trees.elements(spec, "clusterIPs");
             for (int index = 0; index < clusterIps.size(); index++) {
                 String ip = clusterIps.get(index).asText();
-                if (!(index == 0 && ip.equals("None")) && !Addresses.isIp(ip)) {
-                    errors.add(FieldError.invalid("spec.clusterIPs[" + index + "]", ip, Addresses.INVALID_IP));
+                if (!(index == 0 && ip.equals("None"))) {
+                    errors.addAll(NameValidation.isValidIp("spec.clusterIPs[" + index + "]", ip));
                 }
             }
             if (!clusterIps.isEmpty() && !clusterIp.equals(clusterIps.get(0).asText())) {
@@ -167,9 +166,7 @@ public final class ServiceStrategy implements ResourceStrategy {
         List<JsonNode> externalIps = Trees.elements(spec, "externalIPs");
         for (int index = 0; index < externalIps.size(); index++) {
             String ip = externalIps.get(index).asText();
-            if (!Addresses.isIp(ip)) {
-                errors.add(FieldError.invalid("spec.externalIPs[" + index + "]", ip, Addresses.INVALID_IP));
-            }
+            errors.addAll(NameValidation.isValidIp("spec.externalIPs[" + index + "]", ip));
         }
         errors.addAll(ObjectMetaValidation.validateLabels(Trees.at(spec, "selector"), "spec.selector"));
         return errors;

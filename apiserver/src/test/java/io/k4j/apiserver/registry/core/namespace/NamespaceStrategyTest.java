@@ -32,6 +32,12 @@ class NamespaceStrategyTest {
     }
 
     @Test
+    void leavesNamesThatAreNotEvenSubdomainsToTheStore() {
+        // The generic store reports those as DNS subdomain errors; a second, stricter error would be noise.
+        assertThat(strategy.validate(object("{'metadata':{'name':'Team_A'}}")).isEmpty()).isTrue();
+    }
+
+    @Test
     void updatesKeepFinalizersAndStatusWhileFinalizeChangesFinalizers() {
         ObjectNode old = object("{'metadata':{'name':'a'},'spec':{'finalizers':['kubernetes']},'status':{'phase':'Active'}}");
         ObjectNode updated = object("{'metadata':{'name':'a'},'spec':{'finalizers':[]},'status':{'phase':'Terminating'}}");

@@ -1,0 +1,48 @@
+package io.k4j.apiserver.endpoints;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.k4j.api.errors.StatusException;
+import io.k4j.apiserver.registry.generic.Json;
+import org.junit.jupiter.api.Test;
+
+class PatchesTest {
+    private static JsonNode json(String text) throws Exception {
+        return Json.MAPPER.readTree(text);
+    }
+
+    @Test
+    void mergePatchMergesObjectsRemovesNullsAndReplacesLists() throws Exception {
+        JsonNode result = Patches.mergePatch(json("{\"a\":{\"b\":1,\"c\":2},\"l\":[1,2],\"d\":1}"), json("{\"a\":{\"b\":null,\"e\":3},\"l\":[3],\"d\":null}"));
+
+        assertThat(result).isEqualTo(json("{\"a\":{\"c\":2,\"e\":3},\"l\":[3]}"));
+    }
+
+    @Test
+    void jsonPatchAppliesOperationsInOrder() throws Exception {
+        JsonNode result = Patches.jsonPatch(json("{\"a\":[1,2],\"b\":{\"c\":1}}"), json("""
+                [{"op":"add","path":"/a/-","value":3},
+                 {"op":"add","path":"/a/0","value":0},
+                 {"op":"remove","path":"/b/c"},
+                 {"op":"copy","from":"/a/1","path":"/b/x"},
+                 {"op":"move","from":"/b/x","path":"/y"},
+                 {"op":"replace","path":"/y","value":"z"},
+                 {"op":"test","path":"/y","value":"z"},
+                 {"op":"add","path":"/k~1l","value":true}]
+                """));
+
+        assertThat(result).isEqualTo(json("{\"a\":[0,1,2,3],\"b\":{},\"y\":\"z\",\"k/l\":true}"));
+    }
+
+    @Test
+    void failingOperationsAreUnprocessable() throws Exception {
+        assertThatThrownBy(() -> Patches.jsonPatch(json("{}"), json("[{\"op\":\"remove\",\"path\":\"/missing\"}]")))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(422));
+        assertThatThrownBy(() -> Patches.jsonPatch(json("{\"a\":1}"), json("[{\"op\":\"test\",\"path\":\"/a\",\"value\":2}]")))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(422));
+        assertThatThrownBy(() -> Patches.jsonPatch(json("{}"), json("{\"op\":\"add\"}")))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(400));
+    }
+}
