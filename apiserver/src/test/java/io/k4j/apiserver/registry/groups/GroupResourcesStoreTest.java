@@ -17,18 +17,15 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import io.k4j.apiserver.registry.generic.ResourceDefinition;
 
 /** The group definitions served by the real generic store over SQLite: what a client sees end to end. */
 class GroupResourcesStoreTest {
     private static final InstantSource CLOCK = InstantSource.fixed(StrategyTesting.NOW);
-    private final Map<GroupVersionResource, ResourceDefinition> definitions =
-            GroupResources.withCorePodRules(CLOCK).definitions();
+    private final GroupResources groups = GroupResources.withCorePodRules(CLOCK);
     private final List<GenericStore> stores = new ArrayList<>();
     private SqliteKeyValueStore storage;
 
@@ -44,7 +41,7 @@ class GroupResourcesStoreTest {
     }
 
     private GenericStore store(String group, String resource) {
-        GenericStore store = new GenericStore(definitions.get(new GroupVersionResource(group, "v1", resource)), storage, AdmissionChain.NONE, CLOCK, 100);
+        GenericStore store = new GenericStore(groups.definition(new GroupVersionResource(group, "v1", resource)), storage, AdmissionChain.NONE, CLOCK, 100);
         store.start();
         stores.add(store);
         return store;
@@ -61,7 +58,7 @@ class GroupResourcesStoreTest {
         ObjectNode created = deployments.create(deployment("{'app': 'web'}"));
         assertThat(created.at("/metadata/generation").asLong()).isEqualTo(1);
         assertThat(created.at("/spec/strategy/rollingUpdate/maxSurge").asText()).isEqualTo("25%");
-        SubresourceHandler scale = definitions.get(deployments.type().gvr()).subresourceHandlers().get(0);
+        SubresourceHandler scale = groups.definition(deployments.type().gvr()).subresourceHandlers().get(0);
         SubresourceHandler.Request request = new SubresourceHandler.Request(deployments, "default", "web", UserInfo.of("admin", List.of()), false);
 
         ObjectNode read = scale.get(request);
