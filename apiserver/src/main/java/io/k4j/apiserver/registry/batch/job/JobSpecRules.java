@@ -21,6 +21,8 @@ public final class JobSpecRules {
     private static final int MAX_POD_FAILURE_POLICY_RULES = 20;
     private static final int MAX_EXIT_CODE_VALUES = 255;
     private static final int MAX_POD_CONDITION_PATTERNS = 20;
+    private static final int MAX_SUCCESS_POLICY_RULES = 20;
+    private static final int MAX_SUCCEEDED_INDEXES_LENGTH = 64 * 1024;
     private static final List<String> ACTIONS = List.of("Count", "FailIndex", "FailJob", "Ignore");
     private static final List<String> EXIT_CODE_OPERATORS = List.of("In", "NotIn");
     private static final List<String> CONDITION_STATUSES = List.of("False", "True", "Unknown");
@@ -72,6 +74,13 @@ public final class JobSpecRules {
         boolean hasFailurePolicy = Json.present(spec, "podFailurePolicy");
         if (hasFailurePolicy) {
             validatePodFailurePolicy(errors, spec, path + ".podFailurePolicy");
+        }
+        if (Json.present(spec, "successPolicy")) {
+            if (!"Indexed".equals(completionMode)) {
+                errors.add(FieldError.invalid(path + ".successPolicy", Validators.display(Json.at(spec, "successPolicy")), "requires indexed completion mode"));
+            } else {
+                validateSuccessPolicy(errors, spec, path + ".successPolicy");
+            }
         }
         String replacementPolicy = Json.text(spec, "podReplacementPolicy");
         if (replacementPolicy != null) {
@@ -199,5 +208,94 @@ public final class JobSpecRules {
     /** Go's {@code %q} of a string slice: {@code ["a" "b"]}. */
     private static String goQuotedList(List<String> values) {
         return "[" + String.join(" ", values.stream().map(value -> "\"" + value + "\"").toList()) + "]";
+    }
+
+    /** Upstream's {@code validateSuccessPolicy}: each rule names a count, an index set, or both. */
+    private static void validateSuccessPolicy(FieldErrors errors, JsonNode spec, String path) {
+        List<JsonNode> rules = Json.elements(spec, "successPolicy", "rules");
+        if (rules.isEmpty()) {
+            errors.add(FieldError.required(path + ".rules", "at least one rules must be specified when the successPolicy is specified"));
+        }
+        if (rules.size() > MAX_SUCCESS_POLICY_RULES) {
+            errors.add(FieldError.tooMany(path + ".rules", rules.size(), MAX_SUCCESS_POLICY_RULES));
+        }
+        long completions = Json.longValue(spec, "completions");
+        for (int i = 0; i < rules.size(); i++) {
+            JsonNode rule = rules.get(i);
+            String rulePath = path + ".rules[" + i + "]";
+            String indexes = Json.text(rule, "succeededIndexes");
+            Long count = Json.integer(rule, "succeededCount");
+            if (indexes == null && count == null) {
+                errors.add(FieldError.required(rulePath, "at least one of succeededCount or succeededIndexes must be specified"));
+            }
+            long totalIndexes = 0;
+            if (indexes != null) {
+                if (indexes.length() > MAX_SUCCEEDED_INDEXES_LENGTH) {
+                    errors.add(new FieldError(FieldError.Type.TOO_LONG, rulePath + ".succeededIndexes", null, "may not be more than " + MAX_SUCCEEDED_INDEXES_LENGTH + " bytes"));
+                }
+                try {
+                    totalIndexes = countIndexes(indexes, completions);
+                } catch (IllegalArgumentException e) {
+                    errors.add(FieldError.invalid(rulePath + ".succeededIndexes", indexes, "error parsing succeededIndexes: " + e.getMessage()));
+                }
+            }
+            if (count != null) {
+                String countPath = rulePath + ".succeededCount";
+                Validators.nonNegative(errors, rule, countPath, "succeededCount");
+                if (count > completions) {
+                    errors.add(FieldError.invalid(countPath, count, "must be less than or equal to " + completions + " (the number of specified completions)"));
+                }
+                if (indexes != null && count > totalIndexes) {
+                    errors.add(FieldError.invalid(countPath, count, "must be less than or equal to " + totalIndexes + " (the number of indexes in the specified succeededIndexes field)"));
+                }
+            }
+        }
+    }
+
+    /**
+     * Upstream's {@code validateIndexesFormat}: increasing intervals such as {@code 1,3-5,7} below completions.
+     *
+     * @return how many indexes the intervals hold
+     * @throws IllegalArgumentException with upstream's message when malformed
+     */
+    static long countIndexes(String indexes, long completions) {
+        if (indexes.isEmpty()) {
+            return 0;
+        }
+        Long lastIndex = null;
+        long total = 0;
+        for (String interval : indexes.split(",", -1)) {
+            String[] limits = interval.split("-", -1);
+            if (limits.length > 2) {
+                throw new IllegalArgumentException("the fragment \"" + interval + "\" violates the requirement that an index interval can have at most two parts separated by '-'");
+            }
+            long first = index(limits[0], completions);
+            long last = first;
+            if (limits.length == 2) {
+                last = index(limits[1], completions);
+                if (first >= last) {
+                    throw new IllegalArgumentException("non-increasing order, previous: " + first + ", current: " + last);
+                }
+            }
+            if (lastIndex != null && lastIndex >= first) {
+                throw new IllegalArgumentException("non-increasing order, previous: " + lastIndex + ", current: " + first);
+            }
+            total += last - first + 1;
+            lastIndex = last;
+        }
+        return total;
+    }
+
+    private static long index(String text, long completions) {
+        long value;
+        try {
+            value = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("cannot convert string to integer for index: \"" + text + "\"");
+        }
+        if (value >= completions) {
+            throw new IllegalArgumentException("too large index: \"" + text + "\"");
+        }
+        return value;
     }
 }

@@ -117,6 +117,22 @@ class JobStrategyTest {
     }
 
     @Test
+    void validatesSuccessPoliciesOfIndexedJobs() {
+        ObjectNode object = createdJob("Never");
+        ((ObjectNode) object.get("spec")).set("successPolicy", json("{'rules': [{'succeededCount': 1}]}"));
+        assertThat(messages(strategy.validate(object)))
+                .containsExactly("spec.successPolicy: Invalid value: {\"rules\":[{\"succeededCount\":1}]}: requires indexed completion mode");
+
+        ((ObjectNode) object.get("spec")).put("completionMode", "Indexed").put("completions", 5).set("successPolicy", json(
+                "{'rules': [{'succeededIndexes': '0,2-4', 'succeededCount': 5}, {'succeededIndexes': '3,1'}, {'succeededIndexes': '7'}, {}]}"));
+        assertThat(messages(strategy.validate(object))).containsExactly(
+                "spec.successPolicy.rules[0].succeededCount: Invalid value: 5: must be less than or equal to 4 (the number of indexes in the specified succeededIndexes field)",
+                "spec.successPolicy.rules[1].succeededIndexes: Invalid value: \"3,1\": error parsing succeededIndexes: non-increasing order, previous: 3, current: 1",
+                "spec.successPolicy.rules[2].succeededIndexes: Invalid value: \"7\": error parsing succeededIndexes: too large index: \"7\"",
+                "spec.successPolicy.rules[3]: Required value: at least one of succeededCount or succeededIndexes must be specified");
+    }
+
+    @Test
     void completionsTemplateAndSelectorAreImmutable() {
         ObjectNode old = createdJob("Never");
         ObjectNode updated = old.deepCopy();
