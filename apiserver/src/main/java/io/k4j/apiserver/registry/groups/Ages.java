@@ -1,5 +1,7 @@
 package io.k4j.apiserver.registry.groups;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -15,7 +17,7 @@ public final class Ages {
     private final InstantSource clock;
 
     public Ages(InstantSource clock) {
-        this.clock = java.util.Objects.requireNonNull(clock, "clock is null");
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /** Elapsed time since the RFC 3339 timestamp, or {@code <unknown>} when it is absent or unreadable. */

@@ -6,8 +6,8 @@ import io.k4j.apiserver.registry.core.pod.PodSpecDefaults;
 import io.k4j.apiserver.registry.core.pod.PodSpecValidation;
 
 /**
- * The pod template rules of the core group's pod strategy (defaults and validation of an embedded pod spec),
- * plus the template's own labels, as upstream's {@code ValidatePodTemplateSpec}. Stateless and thread-safe.
+ * The pod template rules of the core group's pod strategy: defaults of an embedded pod spec and upstream's
+ * {@code ValidatePodTemplateSpec} (labels, annotations, spec). Stateless and thread-safe.
  */
 public final class CorePodTemplateRules implements PodTemplateRules {
     @Override
@@ -17,8 +17,6 @@ public final class CorePodTemplateRules implements PodTemplateRules {
 
     @Override
     public FieldErrors validate(ObjectNode podTemplate, String path) {
-        FieldErrors errors = new FieldErrors();
-        Validators.labels(errors, Json.stringMap(podTemplate, "metadata", "labels"), path + ".metadata.labels");
-        return errors.addAll(PodSpecValidation.validateTemplate(podTemplate, path));
+        return PodSpecValidation.validateTemplate(podTemplate, path);
     }
 }

@@ -28,6 +28,7 @@ import io.k4j.apiserver.registry.scale.ScaleSubresource;
 import io.k4j.apiserver.registry.scheduling.priorityclass.PriorityClassStrategy;
 import io.k4j.apiserver.registry.storage.storageclass.StorageClassStrategy;
 import java.time.InstantSource;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +82,7 @@ public final class GroupResources {
         built.put(budgets.type().gvr(), ResourceDefinition.withStatus(budgets, new StatusStrategy(budgets, PodDisruptionBudgetStrategy::validateStatusUpdate, false)));
         add(built, new PriorityClassStrategy(type("scheduling.k8s.io", "priorityclasses"), ages));
         add(built, new StorageClassStrategy(type("storage.k8s.io", "storageclasses"), ages));
-        this.definitions = Map.copyOf(built);
+        this.definitions = Collections.unmodifiableMap(built);
     }
 
     /** With the core group's pod template rules. */
@@ -89,9 +90,18 @@ public final class GroupResources {
         return new GroupResources(clock, new CorePodTemplateRules());
     }
 
-    /** The definitions by served resource. */
-    public Map<GroupVersionResource, ResourceDefinition> definitions() {
-        return definitions;
+    /** The definitions, to hand to the server configuration next to the core group's. */
+    public List<ResourceDefinition> definitions() {
+        return List.copyOf(definitions.values());
+    }
+
+    /** The definition of one served resource of these groups. */
+    public ResourceDefinition definition(GroupVersionResource resource) {
+        ResourceDefinition definition = definitions.get(resource);
+        if (definition == null) {
+            throw new IllegalArgumentException("not served by these groups: " + resource);
+        }
+        return definition;
     }
 
     private static ResourceDefinition scalable(ResourceStrategy strategy, ResourceStrategy statusStrategy) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.TreeMap;
 
 /**
  * {@code metav1.LabelSelector} as upstream treats it: validation, matching against a label set and the
@@ -155,14 +156,14 @@ public final class LabelSelectors {
             return "<none>";
         }
         List<String> pairs = new ArrayList<>();
-        new java.util.TreeMap<>(labels).forEach((key, value) -> pairs.add(key + "=" + value));
+        new TreeMap<>(labels).forEach((key, value) -> pairs.add(key + "=" + value));
         return String.join(",", pairs);
     }
 
     /** Upstream's {@code labels.SelectorFromSet(...).String()} for map selectors (replication controllers). */
     public static String renderSet(Map<String, String> set) {
         List<String> pairs = new ArrayList<>();
-        new java.util.TreeMap<>(set).forEach((key, value) -> pairs.add(key + "=" + value));
+        new TreeMap<>(set).forEach((key, value) -> pairs.add(key + "=" + value));
         return String.join(",", pairs);
     }
 

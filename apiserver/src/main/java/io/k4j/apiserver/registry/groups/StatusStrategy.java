@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.NameValidator;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.util.List;
@@ -40,6 +41,17 @@ public final class StatusStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
         return main.type();
+    }
+
+    /** A status write decodes a whole object, so it gets the resource's defaults like any other write. */
+    @Override
+    public void applyDefaults(ObjectNode object) {
+        main.applyDefaults(object);
+    }
+
+    @Override
+    public NameValidator nameValidator() {
+        return main.nameValidator();
     }
 
     @Override

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -54,16 +53,7 @@ public final class Validators {
 
     /** Upstream's {@code path.IsValidPathSegmentName}, the name rule of RBAC objects. */
     public static List<String> pathSegmentName(String value) {
-        if (value.equals(".") || value.equals("..")) {
-            return List.of("may not be '" + value + "'");
-        }
-        List<String> messages = new ArrayList<>();
-        for (String illegal : List.of("/", "%")) {
-            if (value.contains(illegal)) {
-                messages.add("may not contain '" + illegal + "'");
-            }
-        }
-        return messages;
+        return NameValidation.isValidPathSegmentName(value);
     }
 
     /** Upstream's {@code ValidateLabels}: every key a qualified name, every value a label value. */

@@ -1,5 +1,7 @@
 package io.k4j.apiserver.registry.scale;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
@@ -29,7 +31,7 @@ public final class ScaleSubresource implements SubresourceHandler {
     }
 
     public ScaleSubresource(SelectorForm selectorForm) {
-        this.selectorForm = java.util.Objects.requireNonNull(selectorForm, "selectorForm is null");
+        this.selectorForm = requireNonNull(selectorForm, "selectorForm is null");
     }
 
     /** For parents whose selector is a {@code metav1.LabelSelector}. */

@@ -18,6 +18,7 @@ import io.k4j.apiserver.registry.groups.Templates;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The rules of apps/v1 ReplicaSets, as upstream's {@code pkg/registry/apps/replicaset/strategy.go} and
@@ -110,6 +111,11 @@ public final class ReplicaSetStrategy implements ResourceStrategy {
             errors.add(FieldError.invalid("status.availableReplicas", Json.longValue(status, "availableReplicas"), "cannot be greater than readyReplicas"));
         }
         return errors;
+    }
+
+    @Override
+    public Map<String, String> selectableFields(ObjectNode object) {
+        return Map.of("status.replicas", String.valueOf(Json.longValue(object, "status", "replicas")));
     }
 
     @Override

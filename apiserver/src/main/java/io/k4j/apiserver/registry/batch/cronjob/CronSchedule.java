@@ -91,7 +91,6 @@ public record CronSchedule(Optional<ZoneId> zone, List<Long> fields, Optional<Du
     }
 
     private static CronSchedule parseDescriptor(String descriptor, Optional<ZoneId> zone) throws InvalidScheduleException {
-        long all = 0;
         String[] fields = switch (descriptor) {
             case "@yearly", "@annually" -> new String[] {"0", "0", "1", "1", "*"};
             case "@monthly" -> new String[] {"0", "0", "1", "*", "*"};
@@ -112,7 +111,7 @@ public record CronSchedule(Optional<ZoneId> zone, List<Long> fields, Optional<Du
             String text = descriptor.substring(every.length());
             Duration duration = parseDuration(text).orElseThrow(() -> new InvalidScheduleException(
                     "failed to parse duration " + descriptor + ": time: invalid duration \"" + text + "\""));
-            return new CronSchedule(zone, List.of(all, all, all, all, all), Optional.of(duration));
+            return new CronSchedule(zone, List.of(0L, 0L, 0L, 0L, 0L), Optional.of(duration));
         }
         throw new InvalidScheduleException("unrecognized descriptor: " + descriptor);
     }

@@ -20,9 +20,11 @@ import io.k4j.apiserver.registry.groups.Validators;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The rules of batch/v1 Jobs, as upstream's {@code pkg/registry/batch/job/strategy.go}, the batch/v1 defaults and
@@ -275,6 +277,20 @@ public final class JobStrategy implements ResourceStrategy {
         JsonNode status = Json.at(newObject, "status");
         for (String field : List.of("active", "succeeded", "failed", "ready", "terminating")) {
             Validators.nonNegative(errors, status, "status." + field, field);
+        }
+        // A pod uid may be counted once, as succeeded or as failed.
+        Set<String> seen = new HashSet<>();
+        for (String outcome : List.of("succeeded", "failed")) {
+            List<JsonNode> uids = Json.elements(status, "uncountedTerminatedPods", outcome);
+            for (int i = 0; i < uids.size(); i++) {
+                String path = "status.uncountedTerminatedPods." + outcome + "[" + i + "]";
+                String uid = uids.get(i).asText();
+                if (uid.isEmpty()) {
+                    errors.add(FieldError.invalid(path, uid, "must not be empty"));
+                } else if (!seen.add(uid)) {
+                    errors.add(FieldError.duplicate(path, uid));
+                }
+            }
         }
         return errors;
     }

@@ -16,6 +16,7 @@ import io.k4j.apiserver.registry.groups.Validators;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -182,7 +183,7 @@ public final class EndpointSliceStrategy implements ResourceStrategy {
         }
         try {
             return InetAddress.getByName(address);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return null;
         }
     }
@@ -192,7 +193,7 @@ public final class EndpointSliceStrategy implements ResourceStrategy {
         InetAddress address;
         try {
             address = InetAddress.getByName(text);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return;
         }
         if (address.isAnyLocalAddress()) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.NameValidator;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.NameValidator;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.rbac.RbacRules;
@@ -31,6 +32,12 @@ public final class RoleStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
         return type;
+    }
+
+    /** RBAC names only need to be path segments, so that roles like {@code system:node} are possible. */
+    @Override
+    public NameValidator nameValidator() {
+        return NameValidator.PATH_SEGMENT;
     }
 
     @Override

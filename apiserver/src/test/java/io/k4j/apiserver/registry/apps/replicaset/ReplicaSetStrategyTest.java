@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
+import java.util.Map;
 
 class ReplicaSetStrategyTest {
     private final ReplicaSetStrategy strategy = new ReplicaSetStrategy(type("apps", "replicasets"), POD_TEMPLATES, AGES);
@@ -65,6 +66,7 @@ class ReplicaSetStrategyTest {
 
         assertThat(strategy.tableColumns()).extracting(column -> column.name()).containsExactly(
                 "Name", "Desired", "Current", "Ready", "Age", "Containers", "Images", "Selector");
+        assertThat(strategy.selectableFields(object)).isEqualTo(Map.of("status.replicas", "1"));
         assertThat(strategy.tableRow(object)).containsExactly("web-7d9f", 1L, 1L, 1L, "2d", "web,sidecar", "nginx:1.25,busybox", "app in (api,web)");
     }
 }

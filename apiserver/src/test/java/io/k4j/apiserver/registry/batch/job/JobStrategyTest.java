@@ -98,6 +98,41 @@ class JobStrategyTest {
     }
 
     @Test
+    void validatesPodFailurePolicyRules() {
+        ObjectNode object = createdJob("OnFailure");
+        ((ObjectNode) object.get("spec")).put("podReplacementPolicy", "Failed").set("podFailurePolicy", json("{'rules': ["
+                + "{'action': 'FailJob', 'onExitCodes': {'containerName': 'ghost', 'operator': 'In', 'values': [3, 0, 3]}},"
+                + "{'action': 'Retry', 'onPodConditions': [{'type': 'DisruptionTarget', 'status': 'Maybe'}]},"
+                + "{'action': 'Ignore'}]}"));
+
+        assertThat(messages(strategy.validate(object))).containsExactly(
+                "spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"ghost\": must be one of the container or initContainer names in the pod template",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Invalid value: 0: must not be 0 for the In operator",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 3",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{3, 0, 3}: must be ordered",
+                "spec.podFailurePolicy.rules[1].action: Unsupported value: \"Retry\": supported values: \"Count\", \"FailIndex\", \"FailJob\", \"Ignore\"",
+                "spec.podFailurePolicy.rules[1].onPodConditions[0].status: Unsupported value: \"Maybe\": supported values: \"False\", \"True\", \"Unknown\"",
+                "spec.podFailurePolicy.rules[2]: Invalid value: null: specifying one of OnExitCodes and OnPodConditions is required",
+                "spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified");
+    }
+
+    @Test
+    void validatesSuccessPoliciesOfIndexedJobs() {
+        ObjectNode object = createdJob("Never");
+        ((ObjectNode) object.get("spec")).set("successPolicy", json("{'rules': [{'succeededCount': 1}]}"));
+        assertThat(messages(strategy.validate(object)))
+                .containsExactly("spec.successPolicy: Invalid value: {\"rules\":[{\"succeededCount\":1}]}: requires indexed completion mode");
+
+        ((ObjectNode) object.get("spec")).put("completionMode", "Indexed").put("completions", 5).set("successPolicy", json(
+                "{'rules': [{'succeededIndexes': '0,2-4', 'succeededCount': 5}, {'succeededIndexes': '3,1'}, {'succeededIndexes': '7'}, {}]}"));
+        assertThat(messages(strategy.validate(object))).containsExactly(
+                "spec.successPolicy.rules[0].succeededCount: Invalid value: 5: must be less than or equal to 4 (the number of indexes in the specified succeededIndexes field)",
+                "spec.successPolicy.rules[1].succeededIndexes: Invalid value: \"3,1\": error parsing succeededIndexes: non-increasing order, previous: 3, current: 1",
+                "spec.successPolicy.rules[2].succeededIndexes: Invalid value: \"7\": error parsing succeededIndexes: too large index: \"7\"",
+                "spec.successPolicy.rules[3]: Required value: at least one of succeededCount or succeededIndexes must be specified");
+    }
+
+    @Test
     void completionsTemplateAndSelectorAreImmutable() {
         ObjectNode old = createdJob("Never");
         ObjectNode updated = old.deepCopy();
@@ -135,6 +170,18 @@ class JobStrategyTest {
 
         assertThat(messages(strategy.validateUpdate(together, old))).isEmpty();
         assertThat(messages(strategy.validateUpdate(alone, old))).containsExactly("spec.completions: Invalid value: 4: can only be modified in tandem with spec.parallelism");
+    }
+
+    @Test
+    void statusCountsAreNonNegativeAndPodsUncountedOnce() {
+        ObjectNode old = createdJob("Never");
+        ObjectNode updated = old.deepCopy();
+        updated.set("status", json("{'active': -1, 'uncountedTerminatedPods': {'succeeded': ['a', ''], 'failed': ['a']}}"));
+
+        assertThat(messages(JobStrategy.validateStatusUpdate(updated, old))).containsExactly(
+                "status.active: Invalid value: -1: must be greater than or equal to 0",
+                "status.uncountedTerminatedPods.succeeded[1]: Invalid value: \"\": must not be empty",
+                "status.uncountedTerminatedPods.failed[0]: Duplicate value: \"a\"");
     }
 
     @Test

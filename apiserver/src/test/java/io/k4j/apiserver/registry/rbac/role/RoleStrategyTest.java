@@ -27,6 +27,12 @@ class RoleStrategyTest {
     }
 
     @Test
+    void namesArePathSegmentsSoSystemRolesCanExist() {
+        assertThat(strategy.nameValidator().validate("system:controller:job-controller", false)).isEmpty();
+        assertThat(strategy.nameValidator().validate("a/b", false)).containsExactly("may not contain '/'");
+    }
+
+    @Test
     void printsNameAndCreationTime() {
         assertThat(strategy.tableColumns()).extracting(column -> column.name() + ":" + column.type()).containsExactly("Name:string", "Created At:date");
         assertThat(strategy.tableRow(json("{'metadata': {'name': 'reader', 'creationTimestamp': '2024-05-01T10:00:00.123Z'}}")))
