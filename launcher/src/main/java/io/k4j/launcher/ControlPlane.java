@@ -113,7 +113,7 @@ final class ControlPlane implements AutoCloseable {
         Impersonator impersonator = new Impersonator(authorizer);
 
         List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock).definitions());
-        resources.addAll(new GroupResources(clock, new CorePodTemplateRules()).definitions().values());
+        resources.addAll(new GroupResources(clock, new CorePodTemplateRules()).definitions());
         resources = withHandler(resources, "serviceaccounts", new TokenRequestHandler(issuer, apiAudiences, registry, true));
         resources = withHandler(resources, "replicationcontrollers", ScaleSubresource.forLabelMap());
 

@@ -29,12 +29,6 @@ public final class ClusterRoleStrategy implements ResourceStrategy {
         this.type = requireNonNull(type, "type is null");
     }
 
-    /** RBAC names are path segments (upstream's ValidateRBACName), so {@code system:...} names are valid. */
-    @Override
-    public NameValidator nameValidator() {
-        return NameValidator.PATH_SEGMENT;
-    }
-
     @Override
     public ResourceType type() {
         return type;

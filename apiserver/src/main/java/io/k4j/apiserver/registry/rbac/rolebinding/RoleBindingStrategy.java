@@ -27,12 +27,6 @@ public final class RoleBindingStrategy implements ResourceStrategy {
         this.ages = requireNonNull(ages, "ages is null");
     }
 
-    /** RBAC names are path segments (upstream's ValidateRBACName), so {@code system:...} names are valid. */
-    @Override
-    public NameValidator nameValidator() {
-        return NameValidator.PATH_SEGMENT;
-    }
-
     @Override
     public ResourceType type() {
         return type;
