@@ -51,9 +51,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,13 +65,13 @@ final class ControlPlane implements AutoCloseable {
 
     private final KeyValueStore storage;
     private final ApiServer apiServer;
-    private final ScheduledExecutorService background;
+    private final RbacChangeReactor rbacChanges;
     private final CountDownLatch terminated = new CountDownLatch(1);
 
-    private ControlPlane(KeyValueStore storage, ApiServer apiServer, ScheduledExecutorService background) {
+    private ControlPlane(KeyValueStore storage, ApiServer apiServer, RbacChangeReactor rbacChanges) {
         this.storage = requireNonNull(storage, "storage is null");
         this.apiServer = requireNonNull(apiServer, "apiServer is null");
-        this.background = requireNonNull(background, "background is null");
+        this.rbacChanges = requireNonNull(rbacChanges, "rbacChanges is null");
     }
 
     static ControlPlane start(ServerConfig config) throws Exception {
@@ -107,7 +104,8 @@ final class ControlPlane implements AutoCloseable {
         authenticators.add(new X509Authenticator(clock));
         tokenAuthenticators.forEach(tokenAuthenticator -> authenticators.add(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences)));
 
-        RbacAuthorizer rbac = new RbacAuthorizer(RbacPolicySource.of(registry));
+        RbacPolicySource rbacPolicy = RbacPolicySource.of(registry);
+        RbacAuthorizer rbac = new RbacAuthorizer(rbacPolicy);
         List<Authorizer> authorizers = List.of(new NodeAuthorizer(registry), rbac);
         Authorizer authorizer = new UnionAuthorizer(authorizers);
         Impersonator impersonator = new Impersonator(authorizer);
@@ -151,20 +149,12 @@ final class ControlPlane implements AutoCloseable {
                         BootstrapPolicy.namespacedRoles(), BootstrapPolicy.namespacedRoleBindings()));
         ClusterRoleAggregator aggregator = new ClusterRoleAggregator(registry);
         aggregator.reconcile();
-        ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor(runnable -> Thread.ofPlatform().daemon().name("clusterrole-aggregation").unstarted(runnable));
-        // Until the controller manager runs the aggregation controller, keep aggregated roles in step from here.
-        background.scheduleWithFixedDelay(() -> {
-            try {
-                aggregator.reconcile();
-            } catch (RuntimeException e) {
-                LOG.warn("cluster role aggregation failed, retrying: {}", e.getMessage());
-            }
-        }, 2, 2, TimeUnit.SECONDS);
+        RbacChangeReactor rbacChanges = new RbacChangeReactor(apiServer, rbacPolicy, aggregator);
 
         writeKubeconfigs(config, dataDirectory, pki, serverUrl);
         bootstrapped.markDone();
         LOG.info("k4j server ready in {} ms; kubeconfig: {}", (System.nanoTime() - startedNanos) / 1_000_000, dataDirectory.adminKubeconfig());
-        ControlPlane controlPlane = new ControlPlane(storage, apiServer, background);
+        ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(controlPlane::close));
         return controlPlane;
     }
@@ -256,7 +246,7 @@ final class ControlPlane implements AutoCloseable {
             return;
         }
         LOG.info("shutting down");
-        background.shutdownNow();
+        rbacChanges.close();
         try {
             apiServer.close();
         } catch (Exception e) {
