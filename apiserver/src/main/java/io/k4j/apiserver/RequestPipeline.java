@@ -85,6 +85,11 @@ final class RequestPipeline {
                 user = impersonator.get().impersonate(user, credentials);
             }
             authorization.authorize(user, info);
+            if ("websocket".equalsIgnoreCase(exchange.header("upgrade"))) {
+                // WebSocket streams (watch, later exec/attach) are not served yet. A prompt 503 makes clients that
+                // try WebSocket first (fabric8's watch) fall back to a plain HTTP stream instead of hanging.
+                throw StatusException.serviceUnavailable("WebSocket upgrades are not supported by this server yet; use a plain HTTP request");
+            }
             if (info.resourceRequest()) {
                 resources.handle(exchange, info, user);
             } else {

@@ -159,6 +159,10 @@ final class ControlPlane implements AutoCloseable {
         return controlPlane;
     }
 
+    /**
+     * RSA keys as kubeadm uses: clients such as fabric8 read PKCS#8 keys as RSA unless told otherwise and need
+     * BouncyCastle for EC keys, so EC client keys would break them.
+     */
     private static PkiOptions pkiOptions(ServerConfig config, String hostName, ServiceCidr serviceCidr, InstantSource clock) throws IOException {
         List<String> extraNames = new ArrayList<>();
         List<InetAddress> extraAddresses = new ArrayList<>();
@@ -175,7 +179,7 @@ final class ControlPlane implements AutoCloseable {
         if (!config.bindAddress().isAnyLocalAddress()) {
             extraAddresses.add(config.bindAddress());
         }
-        return new PkiOptions(hostName, hostName, serviceCidr.firstAddress(), "cluster.local", extraNames, extraAddresses, KeyAlgorithm.ECDSA_P256, clock);
+        return new PkiOptions(hostName, hostName, serviceCidr.firstAddress(), "cluster.local", extraNames, extraAddresses, KeyAlgorithm.RSA_2048, clock);
     }
 
     private static List<ResourceDefinition> withHandler(List<ResourceDefinition> definitions, String plural, SubresourceHandler handler) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
+import io.k4j.api.protobuf.KubernetesProtobuf;
 import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.selection.FieldSelector;
@@ -460,6 +461,8 @@ public final class ResourceHandler {
                     throw StatusException.badRequest("error converting YAML to JSON: " + e.getMessage());
                 }
             }
+            // kubectl's typed commands (create configmap, create token, auth can-i …) send protobuf and never fall back.
+            case KubernetesProtobuf.MEDIA_TYPE -> KubernetesProtobuf.decode(body);
             default -> throw StatusException.unsupportedMediaType(contentType);
         };
     }
