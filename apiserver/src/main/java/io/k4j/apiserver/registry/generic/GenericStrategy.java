@@ -54,7 +54,7 @@ public final class GenericStrategy implements ResourceStrategy {
     public void prepareForCreate(ObjectNode object) {
         if (hasStatus) {
             object.remove("status");
-            Json.metadata(object).put("generation", 1);
+            ObjectMetadata.of(object).put("generation", 1);
         }
     }
 
@@ -70,8 +70,8 @@ public final class GenericStrategy implements ResourceStrategy {
                 newObject.set("status", status);
             }
             // Status writers may change labels and annotations, as upstream's status strategies allow.
-            copyIfPresent(metadata, Json.metadata(newObject), "labels");
-            copyIfPresent(metadata, Json.metadata(newObject), "annotations");
+            copyIfPresent(metadata, ObjectMetadata.of(newObject), "labels");
+            copyIfPresent(metadata, ObjectMetadata.of(newObject), "annotations");
             return;
         }
         if (!hasStatus) {
@@ -83,7 +83,7 @@ public final class GenericStrategy implements ResourceStrategy {
             newObject.set("status", oldStatus.deepCopy());
         }
         long oldGeneration = oldObject.path("metadata").path("generation").asLong(0);
-        Json.metadata(newObject).put("generation", specChanged(newObject, oldObject) ? oldGeneration + 1 : oldGeneration);
+        ObjectMetadata.of(newObject).put("generation", specChanged(newObject, oldObject) ? oldGeneration + 1 : oldGeneration);
     }
 
     private static void copyIfPresent(ObjectNode from, ObjectNode to, String field) {
@@ -122,8 +122,8 @@ public final class GenericStrategy implements ResourceStrategy {
     @Override
     public List<Object> tableRow(ObjectNode object) {
         List<Object> cells = new ArrayList<>(2);
-        cells.add(Json.metadataText(object, "name"));
-        cells.add(age(Json.metadataText(object, "creationTimestamp"), clock));
+        cells.add(ObjectMetadata.text(object, "name"));
+        cells.add(age(ObjectMetadata.text(object, "creationTimestamp"), clock));
         return cells;
     }
 
