@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.apiserver.registry.generic.HumanDuration;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
@@ -316,11 +317,11 @@ public final class JobStrategy implements ResourceStrategy {
             long parallelism = Json.longValue(spec, "parallelism");
             completions = parallelism > 1 ? succeeded + "/1 of " + parallelism : succeeded + "/1";
         }
-        Optional<Instant> start = Ages.parse(Json.text(object, "status", "startTime"));
-        Optional<Instant> completion = Ages.parse(Json.text(object, "status", "completionTime"));
+        Optional<Instant> start = HumanDuration.parse(Json.text(object, "status", "startTime"));
+        Optional<Instant> completion = HumanDuration.parse(Json.text(object, "status", "completionTime"));
         String duration = "";
         if (start.isPresent()) {
-            duration = Ages.humanDuration(Duration.between(start.get(), completion.orElseGet(ages::now)));
+            duration = HumanDuration.format(Duration.between(start.get(), completion.orElseGet(ages::now)));
         }
         List<Object> cells = new ArrayList<>();
         cells.add(Json.string(object, "metadata", "name"));
