@@ -13,11 +13,11 @@ import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.ObjectNames;
 import io.k4j.apiserver.registry.core.Printing;
-import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
 import io.k4j.apiserver.registry.core.pod.PodSpecValidation;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ public final class ServiceStrategy implements ResourceStrategy {
 
     /** The {@code services/status} strategy: the spec is kept, load balancer ingress IPs must be valid. */
     public ResourceStrategy statusStrategy() {
-        return new StatusSubresourceStrategy(this, (newService, oldService) -> {
+        return new StatusStrategy(this, (newService, oldService) -> {
             FieldErrors errors = new FieldErrors();
             List<JsonNode> ingress = Trees.elements(newService, "status", "loadBalancer", "ingress");
             for (int index = 0; index < ingress.size(); index++) {
@@ -64,7 +64,7 @@ public final class ServiceStrategy implements ResourceStrategy {
                 }
             }
             return errors;
-        });
+        }, false);
     }
 
     @Override
