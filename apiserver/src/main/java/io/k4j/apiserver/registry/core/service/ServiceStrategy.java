@@ -11,7 +11,6 @@ import io.k4j.api.validation.NameValidation;
 import io.k4j.api.validation.NameValidator;
 import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
-import io.k4j.apiserver.registry.core.ObjectNames;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -119,9 +118,15 @@ public final class ServiceStrategy implements ResourceStrategy {
         Updates.copyField(oldService, newService, "status");
     }
 
+    /** Service names are RFC 1035 labels (upstream's {@code ValidateServiceName}); the store checks them with it. */
+    @Override
+    public NameValidator nameValidator() {
+        return NameValidator.DNS1035_LABEL;
+    }
+
     @Override
     public FieldErrors validate(ObjectNode service) {
-        FieldErrors errors = ObjectNames.validateStricterName(service, NameValidator.DNS1035_LABEL);
+        FieldErrors errors = new FieldErrors();
         JsonNode spec = Trees.at(service, "spec");
         String type = Trees.text(spec, "type");
         PodSpecValidation.validateOneOf(type, TYPES, "spec.type", errors);
