@@ -3,6 +3,7 @@ package io.k4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.authentication.AuthenticationRequest;
 import io.k4j.apiserver.authentication.UserInfo;
@@ -20,7 +21,6 @@ import io.k4j.apiserver.filters.AuthenticationFilter;
 import io.k4j.apiserver.filters.AuthorizationFilter;
 import io.k4j.apiserver.filters.Impersonator;
 import io.k4j.apiserver.metrics.ApiServerMetrics;
-import io.k4j.apiserver.registry.generic.Json;
 import java.io.IOException;
 import java.security.cert.X509Certificate;
 import java.util.HashSet;

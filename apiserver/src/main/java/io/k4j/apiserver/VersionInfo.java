@@ -3,7 +3,7 @@ package io.k4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.k4j.apiserver.registry.generic.Json;
+import io.k4j.api.codec.Json;
 
 /** What {@code /version} answers, in upstream's {@code version.Info} shape. */
 public record VersionInfo(String major, String minor, String gitVersion, String gitCommit, String gitTreeState, String buildDate, String goVersion, String compiler, String platform) {
@@ -27,7 +27,7 @@ public record VersionInfo(String major, String minor, String gitVersion, String 
     }
 
     ObjectNode toJson() {
-        ObjectNode node = Json.MAPPER.createObjectNode();
+        ObjectNode node = Json.object();
         node.put("major", major);
         node.put("minor", minor);
         node.put("gitVersion", gitVersion);

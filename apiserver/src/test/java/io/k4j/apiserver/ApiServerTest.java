@@ -5,22 +5,21 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
+import io.k4j.api.resource.GroupVersionKind;
+import io.k4j.api.resource.ResourceType;
 import io.k4j.apiserver.authentication.Authenticator;
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.authorization.AuthorizationResult;
 import io.k4j.apiserver.authorization.Authorizer;
 import io.k4j.apiserver.authorization.Decision;
-import io.k4j.api.resource.GroupVersionKind;
-import io.k4j.api.resource.ResourceType;
 import io.k4j.apiserver.registry.generic.CreateOnlyResource;
 import io.k4j.apiserver.registry.generic.GenericStrategy;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.SubresourceHandler;
-import io.k4j.apiserver.registry.generic.Json;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
 import io.k4j.storage.sqlite.SqliteKeyValueStore;
-import java.nio.file.Path;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -28,6 +27,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -126,7 +126,7 @@ class ApiServerTest {
                 ((ObjectNode) pod.get("spec")).put("nodeName", node);
                 return pod;
             });
-            ObjectNode status = Json.MAPPER.createObjectNode().put("kind", "Status").put("apiVersion", "v1").put("status", "Success").put("code", 201);
+            ObjectNode status = Json.object().put("kind", "Status").put("apiVersion", "v1").put("status", "Success").put("code", 201);
             status.putObject("metadata");
             return status;
         }
@@ -198,7 +198,7 @@ class ApiServerTest {
     }
 
     private static JsonNode json(HttpResponse<String> response) throws Exception {
-        return Json.MAPPER.readTree(response.body());
+        return Json.mapper().readTree(response.body());
     }
 
     private static String configMap(String name, String value) {
@@ -328,7 +328,7 @@ class ApiServerTest {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null) {
-                    events.add(Json.MAPPER.readTree(line));
+                    events.add(Json.mapper().readTree(line));
                 }
             } catch (Exception e) {
                 // stream closed
@@ -362,7 +362,7 @@ class ApiServerTest {
 
         List<JsonNode> events = new ArrayList<>();
         for (String line : watch.body().split("\n")) {
-            events.add(Json.MAPPER.readTree(line));
+            events.add(Json.mapper().readTree(line));
         }
         assertThat(events.get(0).path("type").asText()).isEqualTo("ADDED");
         assertThat(events.get(0).path("object").path("metadata").path("name").asText()).isEqualTo("first");
@@ -384,7 +384,7 @@ class ApiServerTest {
         HttpResponse<String> watch = send(admin, "GET", "/api/v1/namespaces/churn/configmaps?watch=1&resourceVersion=1", null, null);
 
         assertThat(watch.statusCode()).isEqualTo(200);
-        JsonNode event = Json.MAPPER.readTree(watch.body().lines().findFirst().orElseThrow());
+        JsonNode event = Json.mapper().readTree(watch.body().lines().findFirst().orElseThrow());
         assertThat(event.path("type").asText()).isEqualTo("ERROR");
         assertThat(event.path("object").path("code").asInt()).isEqualTo(410);
         assertThat(event.path("object").path("reason").asText()).isEqualTo("Expired");

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Comparator;
 
 /**
  * The one Jackson setup every module shares, so that all JSON k4j reads and writes follows the same rules:
@@ -46,6 +47,14 @@ public final class Json {
         // Go's decoder accepts 10000 levels of nesting; Jackson's default of 1000 would reject objects upstream takes.
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(10_000).build());
     }
+
+    /** Equal numbers are equal whatever node type holds them (an int parsed from storage, a long set by a default). */
+    private static final Comparator<JsonNode> NUMBERS_BY_VALUE = (left, right) -> {
+        if (left.isNumber() && right.isNumber()) {
+            return left.decimalValue().compareTo(right.decimalValue());
+        }
+        return left.equals(right) ? 0 : 1;
+    };
 
     private Json() {}
 
@@ -107,6 +116,20 @@ public final class Json {
         } catch (JsonProcessingException exception) {
             throw new IllegalArgumentException(exception.getOriginalMessage(), exception);
         }
+    }
+
+    /**
+     * Whether two values are equal as upstream's semantic equality sees them after decoding: an absent value
+     * ({@code null} or a missing node) equals a JSON {@code null}, and numbers compare by value whatever node
+     * type holds them ({@code 1}, {@code 1L} and {@code 1.0}), at any depth.
+     */
+    public static boolean semanticEquals(JsonNode left, JsonNode right) {
+        boolean leftAbsent = left == null || left.isMissingNode() || left.isNull();
+        boolean rightAbsent = right == null || right.isMissingNode() || right.isNull();
+        if (leftAbsent || rightAbsent) {
+            return leftAbsent == rightAbsent;
+        }
+        return left.equals(NUMBERS_BY_VALUE, right);
     }
 
     /** Converts a typed model into a tree. */

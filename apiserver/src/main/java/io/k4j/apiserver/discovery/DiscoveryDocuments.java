@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.resource.ResourceType;
-import io.k4j.apiserver.registry.generic.Json;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.SubresourceHandler;
 import java.lang.reflect.Method;
@@ -100,7 +100,7 @@ public final class DiscoveryDocuments {
 
     /** {@code /api}: the core versions. */
     public ObjectNode apiVersions(String serverAddress) {
-        ObjectNode versions = Json.MAPPER.createObjectNode();
+        ObjectNode versions = Json.object();
         versions.put("kind", "APIVersions");
         ArrayNode list = versions.putArray("versions");
         groups.getOrDefault("", Map.of()).keySet().forEach(list::add);
@@ -110,7 +110,7 @@ public final class DiscoveryDocuments {
 
     /** {@code /apis}: every named group. */
     public ObjectNode apiGroupList() {
-        ObjectNode list = Json.MAPPER.createObjectNode();
+        ObjectNode list = Json.object();
         list.put("kind", "APIGroupList");
         list.put("apiVersion", "v1");
         ArrayNode array = list.putArray("groups");
@@ -134,7 +134,7 @@ public final class DiscoveryDocuments {
     }
 
     private ObjectNode apiGroupBody(String group) {
-        ObjectNode node = Json.MAPPER.createObjectNode();
+        ObjectNode node = Json.object();
         node.put("name", group);
         ArrayNode versions = node.putArray("versions");
         List<String> versionNames = new ArrayList<>(groups.get(group).keySet());
@@ -150,7 +150,7 @@ public final class DiscoveryDocuments {
         if (!servesGroupVersion(group, version)) {
             return Optional.empty();
         }
-        ObjectNode list = Json.MAPPER.createObjectNode();
+        ObjectNode list = Json.object();
         list.put("kind", "APIResourceList");
         list.put("apiVersion", "v1");
         list.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
@@ -191,7 +191,7 @@ public final class DiscoveryDocuments {
      * @param apiVersion {@code apidiscovery.k8s.io/v2} or {@code apidiscovery.k8s.io/v2beta1}
      */
     public ObjectNode aggregated(boolean core, String apiVersion) {
-        ObjectNode list = Json.MAPPER.createObjectNode();
+        ObjectNode list = Json.object();
         list.put("kind", AGGREGATED_AS);
         list.put("apiVersion", apiVersion);
         list.putObject("metadata");
@@ -222,7 +222,7 @@ public final class DiscoveryDocuments {
 
     private static ObjectNode aggregatedResource(Entry entry) {
         ResourceType type = entry.type();
-        ObjectNode resource = Json.MAPPER.createObjectNode();
+        ObjectNode resource = Json.object();
         resource.put("resource", type.plural());
         resource.putObject("responseKind").put("group", type.gvk().group()).put("version", type.gvk().version()).put("kind", type.kind());
         resource.put("scope", type.namespaced() ? "Namespaced" : "Cluster");

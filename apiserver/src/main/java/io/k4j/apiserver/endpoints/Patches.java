@@ -3,9 +3,9 @@ package io.k4j.apiserver.endpoints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.errors.StatusReason;
-import io.k4j.apiserver.registry.generic.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -23,7 +23,7 @@ public final class Patches {
         if (!patch.isObject()) {
             return patch.deepCopy();
         }
-        ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy() : Json.MAPPER.createObjectNode();
+        ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy() : Json.object();
         for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             if (entry.getValue().isNull()) {

@@ -5,22 +5,24 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Codec;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.protobuf.KubernetesProtobuf;
 import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.api.resource.ResourceType;
+import io.k4j.api.schema.UnknownFields;
 import io.k4j.api.selection.FieldSelector;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.api.selection.SelectorParseException;
-import io.k4j.api.schema.UnknownFields;
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.registry.generic.CachedObject;
 import io.k4j.apiserver.registry.generic.CreateOnlyResource;
 import io.k4j.apiserver.registry.generic.DeleteOptions;
 import io.k4j.apiserver.registry.generic.GenericStore;
-import io.k4j.apiserver.registry.generic.Json;
 import io.k4j.apiserver.registry.generic.ListOptions;
 import io.k4j.apiserver.registry.generic.ListResult;
+import io.k4j.apiserver.registry.generic.ObjectMetadata;
 import io.k4j.apiserver.registry.generic.OperationContext;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.StoreRegistry;
@@ -132,7 +134,7 @@ public final class ResourceHandler {
                     }
                     ObjectNode patched = applyPatch(type, current, patch);
                     warnings.clear();
-                    warnings.addAll(checkUnknownFields(exchange, type, patched));
+                    warnings.addAll(checkFields(fieldValidation(exchange), type, patched, List.of()));
                     return patched;
                 }, context(exchange, user));
                 addWarnings(exchange, warnings, result.warnings());
@@ -142,7 +144,7 @@ public final class ResourceHandler {
             case "deletecollection" -> {
                 DeleteOptions options = deleteOptions(exchange);
                 List<ObjectNode> deleted = store.deleteCollection(namespace, listOptions(exchange, info), options, new OperationContext(user, dryRun(exchange), true));
-                ObjectNode list = Json.MAPPER.createObjectNode();
+                ObjectNode list = Json.object();
                 list.put("kind", type.listKind());
                 list.put("apiVersion", type.gvk().apiVersion());
                 list.putObject("metadata");
@@ -159,7 +161,7 @@ public final class ResourceHandler {
         WriteResult result = store.delete(namespace, info.name(), options, new OperationContext(user, dryRun(exchange), true));
         ResourceType type = store.type();
         if (result.deleted() && !store.definition().strategy().returnDeletedObject()) {
-            ObjectNode status = Json.MAPPER.createObjectNode();
+            ObjectNode status = Json.object();
             status.put("kind", "Status");
             status.put("apiVersion", "v1");
             status.putObject("metadata");
@@ -170,7 +172,7 @@ public final class ResourceHandler {
                 details.put("group", type.gvk().group());
             }
             details.put("kind", type.plural());
-            details.put("uid", Json.metadataText(result.object(), "uid"));
+            details.put("uid", ObjectMetadata.text(result.object(), "uid"));
             Responses.write(exchange, 200, status, Representation.negotiate(exchange.header("accept"), false).yaml());
             return;
         }
@@ -330,7 +332,7 @@ public final class ResourceHandler {
     }
 
     private static byte[] bookmark(ResourceType type, WatchItem.Bookmark bookmark) {
-        ObjectNode object = Json.MAPPER.createObjectNode();
+        ObjectNode object = Json.object();
         object.put("kind", type.kind());
         object.put("apiVersion", type.gvk().apiVersion());
         ObjectNode metadata = object.putObject("metadata");
@@ -348,8 +350,8 @@ public final class ResourceHandler {
         switch (representation.kind()) {
             case OBJECT -> Responses.write(exchange, status, object, representation.yaml());
             case TABLE -> {
-                ObjectNode metadata = Json.MAPPER.createObjectNode();
-                metadata.put("resourceVersion", Json.metadataText(object, "resourceVersion"));
+                ObjectNode metadata = Json.object();
+                metadata.put("resourceVersion", ObjectMetadata.text(object, "resourceVersion"));
                 TableConverter.IncludeObject include = TableConverter.includeObject(exchange.queryParameter("includeObject"));
                 exchange.respond(status, representation.contentType(),
                         Json.write(TableConverter.table(store.definition().strategy(), List.of(object), include, representation.tableVersion(), metadata, true)));
@@ -360,7 +362,7 @@ public final class ResourceHandler {
     }
 
     private void writeList(HttpExchange exchange, GenericStore store, ListResult result, Representation representation) throws IOException {
-        ObjectNode listMetadata = Json.MAPPER.createObjectNode();
+        ObjectNode listMetadata = Json.object();
         listMetadata.put("resourceVersion", Long.toString(result.revision()));
         if (!result.continueToken().isEmpty()) {
             listMetadata.put("continue", result.continueToken());
@@ -372,7 +374,7 @@ public final class ResourceHandler {
         switch (representation.kind()) {
             case OBJECT -> {
                 if (representation.yaml()) {
-                    ObjectNode list = Json.MAPPER.createObjectNode();
+                    ObjectNode list = Json.object();
                     list.put("kind", type.listKind());
                     list.put("apiVersion", type.gvk().apiVersion());
                     list.set("metadata", listMetadata);
@@ -425,12 +427,18 @@ public final class ResourceHandler {
 
     private Decoded decodeBody(HttpExchange exchange, ResourceType type) throws IOException {
         String validation = fieldValidation(exchange);
-        ObjectNode object = parseBody(exchange, exchange.body(), validation.equals("Strict"));
-        return new Decoded(object, checkUnknownFields(exchange, type, object));
+        Codec.Decoded decoded = parseBody(exchange, exchange.body(), type.kind());
+        ObjectNode object = (ObjectNode) decoded.value();
+        return new Decoded(object, checkFields(validation, type, object, decoded.duplicateFields()));
     }
 
     private ObjectNode decodeSubresourceBody(HttpExchange exchange, SubresourceHandler handler) throws IOException {
-        ObjectNode body = parseBody(exchange, exchange.body(), fieldValidation(exchange).equals("Strict"));
+        String validation = fieldValidation(exchange);
+        Codec.Decoded decoded = parseBody(exchange, exchange.body(), handler.kind());
+        if (validation.equals("Strict") && !decoded.duplicateFields().isEmpty()) {
+            throw StatusException.badRequest(strictDecodingMessage(decoded.duplicateFields()));
+        }
+        ObjectNode body = (ObjectNode) decoded.value();
         checkKind(body, handler.apiVersion(), handler.kind());
         return body;
     }
@@ -446,25 +454,19 @@ public final class ResourceHandler {
         }
     }
 
-    private static ObjectNode parseBody(HttpExchange exchange, byte[] body, boolean rejectDuplicates) {
+    /** Decodes a body that must hold one object; the value of the result is always an {@link ObjectNode}. */
+    private static Codec.Decoded parseBody(HttpExchange exchange, byte[] body, String expectedKind) {
         String contentType = mediaType(exchange.header("content-type"));
-        return switch (contentType) {
-            case "", "application/json", "*/*" -> Json.parseRequestObject(body, rejectDuplicates);
-            case "application/yaml", "application/x-yaml", "text/yaml" -> {
-                try {
-                    JsonNode node = Responses.YAML.readTree(body);
-                    if (!(node instanceof ObjectNode object)) {
-                        throw StatusException.badRequest("Object 'Kind' is missing in the YAML body");
-                    }
-                    yield object;
-                } catch (IOException e) {
-                    throw StatusException.badRequest("error converting YAML to JSON: " + e.getMessage());
-                }
-            }
+        if (contentType.equals(KubernetesProtobuf.MEDIA_TYPE)) {
             // kubectl's typed commands (create configmap, create token, auth can-i …) send protobuf and never fall back.
-            case KubernetesProtobuf.MEDIA_TYPE -> KubernetesProtobuf.decode(body);
+            return new Codec.Decoded(KubernetesProtobuf.decode(body), List.of());
+        }
+        Codec.Format format = switch (contentType) {
+            case "", "application/json", "*/*" -> Codec.Format.JSON;
+            case "application/yaml", "application/x-yaml", "text/yaml" -> Codec.Format.YAML;
             default -> throw StatusException.unsupportedMediaType(contentType);
         };
+        return Codec.decodeObject(body, format, expectedKind);
     }
 
     private static String mediaType(String contentType) {
@@ -486,20 +488,27 @@ public final class ResourceHandler {
         };
     }
 
-    /** Unknown fields: a 400 for Strict, warnings for Warn, nothing for Ignore (or without a detector). */
-    private List<String> checkUnknownFields(HttpExchange exchange, ResourceType type, ObjectNode object) {
-        String validation = fieldValidation(exchange);
-        if (validation.equals("Ignore") || unknownFields.isEmpty()) {
+    /**
+     * Duplicated and unknown fields: a 400 naming them all for Strict, one warning each for Warn, nothing for
+     * Ignore. Unknown fields are only looked for with a detector.
+     */
+    private List<String> checkFields(String validation, ResourceType type, ObjectNode object, List<String> duplicateFields) {
+        if (validation.equals("Ignore")) {
             return List.of();
         }
-        List<String> unknown = unknownFields.get().unknownFields(type, object);
-        if (unknown.isEmpty()) {
-            return List.of();
+        List<String> problems = new ArrayList<>(duplicateFields);
+        if (unknownFields.isPresent()) {
+            unknownFields.get().unknownFields(type, object).stream().map(UnknownFields::message).forEach(problems::add);
         }
-        if (validation.equals("Strict")) {
-            throw StatusException.badRequest(UnknownFields.strictDecodingMessage(unknown));
+        if (validation.equals("Strict") && !problems.isEmpty()) {
+            throw StatusException.badRequest(strictDecodingMessage(problems));
         }
-        return unknown.stream().map(UnknownFields::message).toList();
+        return List.copyOf(problems);
+    }
+
+    /** Upstream's 400 for {@code fieldValidation=Strict}: {@code strict decoding error: duplicate field "a", unknown field "b"}. */
+    private static String strictDecodingMessage(List<String> problems) {
+        return "strict decoding error: " + String.join(", ", problems);
     }
 
     private static boolean dryRun(HttpExchange exchange) {
@@ -535,7 +544,7 @@ public final class ResourceHandler {
         return switch (contentType) {
             case "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json" -> {
                 try {
-                    yield new PatchRequest(contentType, Json.MAPPER.readTree(body));
+                    yield new PatchRequest(contentType, Json.mapper().readTree(body));
                 } catch (IOException e) {
                     throw StatusException.badRequest("error decoding patch: " + e.getMessage());
                 }
@@ -596,7 +605,7 @@ public final class ResourceHandler {
         byte[] body = exchange.body();
         DeleteOptions fromBody = DeleteOptions.DEFAULT;
         if (body.length > 0) {
-            ObjectNode node = parseBody(exchange, body, false);
+            ObjectNode node = (ObjectNode) parseBody(exchange, body, "DeleteOptions").value();
             fromBody = DeleteOptions.fromJson(node);
         }
         String grace = exchange.queryParameter("gracePeriodSeconds");

@@ -3,8 +3,8 @@ package io.k4j.apiserver.endpoints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
-import io.k4j.apiserver.registry.generic.Json;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.util.List;
@@ -34,10 +34,10 @@ public final class TableConverter {
      * @param listMetadata resourceVersion/continue of the list, or null for a single object
      */
     public static ObjectNode table(ResourceStrategy strategy, List<ObjectNode> objects, IncludeObject include, String version, ObjectNode listMetadata, boolean withHeaders) {
-        ObjectNode table = Json.MAPPER.createObjectNode();
+        ObjectNode table = Json.object();
         table.put("kind", "Table");
         table.put("apiVersion", "meta.k8s.io/" + version);
-        table.set("metadata", listMetadata == null ? Json.MAPPER.createObjectNode() : listMetadata);
+        table.set("metadata", listMetadata == null ? Json.object() : listMetadata);
         if (withHeaders) {
             ArrayNode columns = table.putArray("columnDefinitions");
             for (TableColumn column : strategy.tableColumns()) {
@@ -56,7 +56,7 @@ public final class TableConverter {
             ObjectNode row = rows.addObject();
             ArrayNode cells = row.putArray("cells");
             for (Object cell : strategy.tableRow(object)) {
-                cells.add(Json.MAPPER.valueToTree(cell));
+                cells.add(Json.mapper().valueToTree(cell));
             }
             switch (include) {
                 case NONE -> {
@@ -70,16 +70,16 @@ public final class TableConverter {
     }
 
     public static ObjectNode partialObjectMetadata(ObjectNode object, String version) {
-        ObjectNode partial = Json.MAPPER.createObjectNode();
+        ObjectNode partial = Json.object();
         partial.put("kind", "PartialObjectMetadata");
         partial.put("apiVersion", "meta.k8s.io/" + version);
         JsonNode metadata = object.get("metadata");
-        partial.set("metadata", metadata == null ? Json.MAPPER.createObjectNode() : metadata);
+        partial.set("metadata", metadata == null ? Json.object() : metadata);
         return partial;
     }
 
     public static ObjectNode partialObjectMetadataList(List<ObjectNode> objects, String version, ObjectNode listMetadata) {
-        ObjectNode list = Json.MAPPER.createObjectNode();
+        ObjectNode list = Json.object();
         list.put("kind", "PartialObjectMetadataList");
         list.put("apiVersion", "meta.k8s.io/" + version);
         list.set("metadata", listMetadata);

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
-import io.k4j.apiserver.registry.generic.Json;
 import org.junit.jupiter.api.Test;
 
 class PatchesTest {
     private static JsonNode json(String text) throws Exception {
-        return Json.MAPPER.readTree(text);
+        return Json.mapper().readTree(text);
     }
 
     @Test

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.selection.LabelSelector;
+import io.k4j.api.selection.SelectorParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -121,11 +123,20 @@ public final class PolicySnapshot {
         static boolean selected(JsonNode aggregationRule, JsonNode clusterRole) {
             JsonNode labels = clusterRole.path("metadata").path("labels");
             for (JsonNode selector : aggregationRule.path("clusterRoleSelectors")) {
-                if (LabelSelectors.matches(selector, labels)) {
+                if (matches(selector, labels)) {
                     return true;
                 }
             }
             return false;
+        }
+
+        /** A selector that cannot be converted selects nothing, as upstream's aggregation controller skips it. */
+        private static boolean matches(JsonNode selector, JsonNode labels) {
+            try {
+                return LabelSelector.fromJson(selector).matchesLabelsNode(labels);
+            } catch (SelectorParseException e) {
+                return false;
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.quantity.Quantity;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,23 +151,10 @@ public final class Trees {
         return JsonNodeFactory.instance.objectNode();
     }
 
-    /** Whether two subtrees are equal, treating absent and null alike. */
+    /** Whether two subtrees are equal, treating absent and null alike and numbers by value. */
     public static boolean sameValue(JsonNode left, JsonNode right) {
-        boolean leftAbsent = left == null || left.isMissingNode() || left.isNull();
-        boolean rightAbsent = right == null || right.isMissingNode() || right.isNull();
-        if (leftAbsent || rightAbsent) {
-            return leftAbsent == rightAbsent;
-        }
-        return left.equals(NUMBERS_BY_VALUE, right);
+        return Json.semanticEquals(left, right);
     }
-
-    /** Equal numbers are equal whatever node type holds them (an int parsed from storage, a long set by a default). */
-    private static final java.util.Comparator<JsonNode> NUMBERS_BY_VALUE = (left, right) -> {
-        if (left.isNumber() && right.isNumber()) {
-            return left.decimalValue().compareTo(right.decimalValue());
-        }
-        return left.equals(right) ? 0 : 1;
-    };
 
     /** An empty object as absent: maps that are empty and maps that are omitted are the same after a JSON round trip. */
     public static JsonNode emptyAsAbsent(JsonNode value) {

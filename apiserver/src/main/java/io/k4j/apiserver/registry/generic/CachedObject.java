@@ -3,6 +3,7 @@ package io.k4j.apiserver.registry.generic;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import java.util.Map;
 
 /**
@@ -30,6 +31,6 @@ public record CachedObject(String key, String namespace, String name, long revis
 
     /** A fresh tree of the object the caller may modify. */
     public ObjectNode toObjectNode() {
-        return Json.parseObject(json);
+        return (ObjectNode) Json.read(json);
     }
 }

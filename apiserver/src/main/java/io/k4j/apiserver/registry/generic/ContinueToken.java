@@ -2,6 +2,7 @@ package io.k4j.apiserver.registry.generic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import java.io.IOException;
 import java.util.Base64;
@@ -17,7 +18,7 @@ public record ContinueToken(long revision, String startKey) {
     private static final String VERSION = "meta.k8s.io/v1";
 
     public String encode() {
-        ObjectNode node = Json.MAPPER.createObjectNode();
+        ObjectNode node = Json.object();
         node.put("v", VERSION);
         node.put("rv", revision);
         node.put("start", startKey);
@@ -27,7 +28,7 @@ public record ContinueToken(long revision, String startKey) {
     public static ContinueToken decode(String token) {
         JsonNode node;
         try {
-            node = Json.MAPPER.readTree(Base64.getUrlDecoder().decode(token));
+            node = Json.mapper().readTree(Base64.getUrlDecoder().decode(token));
         } catch (IllegalArgumentException | IOException e) {
             throw invalid();
         }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.selection.FieldSelector;
@@ -331,8 +332,8 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
 
     /** The field names a strategy can select on, learned by asking it about an empty object. */
     private static Set<String> strategySelectableFieldNames(ResourceStrategy strategy) {
-        ObjectNode probe = Json.MAPPER.createObjectNode();
-        Json.metadata(probe);
+        ObjectNode probe = Json.object();
+        ObjectMetadata.of(probe);
         try {
             return strategy.selectableFields(probe).keySet();
         } catch (RuntimeException e) {
@@ -345,7 +346,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
 
     @Override
     public ObjectNode create(ObjectNode object) {
-        String namespace = type.namespaced() ? Json.metadataText(object, "namespace") : "";
+        String namespace = type.namespaced() ? ObjectMetadata.text(object, "namespace") : "";
         return create(namespace, object, OperationContext.IN_PROCESS).object();
     }
 
@@ -354,13 +355,13 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         checkKind(object);
         checkNamespace(object, namespace);
         strategy.applyDefaults(object);
-        String name = Json.metadataText(object, "name");
-        String generateName = Json.metadataText(object, "generateName");
+        String name = ObjectMetadata.text(object, "name");
+        String generateName = ObjectMetadata.text(object, "generateName");
         boolean generated = name.isEmpty() && !generateName.isEmpty();
         for (int attempt = 0; ; attempt++) {
             ObjectNode candidate = attempt == 0 ? object : object.deepCopy();
             if (generated) {
-                Json.metadata(candidate).put("name", generateName(generateName));
+                ObjectMetadata.of(candidate).put("name", generateName(generateName));
             }
             try {
                 return createOnce(namespace, candidate, context);
@@ -373,8 +374,8 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     }
 
     private WriteResult createOnce(String namespace, ObjectNode object, OperationContext context) {
-        ObjectNode metadata = Json.metadata(object);
-        if (!Json.metadataText(object, "resourceVersion").isEmpty()) {
+        ObjectNode metadata = ObjectMetadata.of(object);
+        if (!ObjectMetadata.text(object, "resourceVersion").isEmpty()) {
             throw StatusException.internalError("resourceVersion should not be set on objects to be created");
         }
         metadata.put("uid", UUID.randomUUID().toString());
@@ -382,7 +383,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         metadata.remove("deletionTimestamp");
         metadata.remove("deletionGracePeriodSeconds");
         metadata.remove("managedFields");
-        String name = Json.metadataText(object, "name");
+        String name = ObjectMetadata.text(object, "name");
         if (context.admit()) {
             admission.admit(attributes(Operation.CREATE, "", namespace, name, object, null, context));
             checkNamespace(object, namespace);
@@ -452,8 +453,8 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 throw notFound(name);
             }
             checkKind(updated);
-            ObjectNode metadata = Json.metadata(updated);
-            String bodyName = Json.metadataText(updated, "name");
+            ObjectNode metadata = ObjectMetadata.of(updated);
+            String bodyName = ObjectMetadata.text(updated, "name");
             if (bodyName.isEmpty()) {
                 metadata.put("name", name);
             } else if (!bodyName.equals(name)) {
@@ -476,7 +477,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                     throw e;
                 }
             }
-            String resourceVersion = Json.metadataText(updated, "resourceVersion");
+            String resourceVersion = ObjectMetadata.text(updated, "resourceVersion");
             if (resourceVersion.isEmpty()) {
                 if (!rules.allowUnconditionalUpdate()) {
                     throw StatusException.invalid(type.gvk().group(), type.kind(), name,
@@ -501,7 +502,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 admission.validate(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
             }
             List<String> warnings = rules.warningsOnUpdate(updated, current);
-            if (Json.semanticallyEqual(updated, current)) {
+            if (Json.semanticEquals(updated, current)) {
                 return new WriteResult(updated, false, false, warnings);
             }
             if (shouldDeleteDuringUpdate(updated) && !strategy.hasPendingFinalization(updated)) {
@@ -535,9 +536,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
 
     /** An update can never change uid, creationTimestamp, deletionTimestamp or the grace period, as upstream's BeforeUpdate. */
     private static void keepSystemFields(ObjectNode updated, ObjectNode current) {
-        ObjectNode metadata = Json.metadata(updated);
-        ObjectNode old = Json.metadata(current);
-        if (Json.metadataText(updated, "uid").isEmpty()) {
+        ObjectNode metadata = ObjectMetadata.of(updated);
+        ObjectNode old = ObjectMetadata.of(current);
+        if (ObjectMetadata.text(updated, "uid").isEmpty()) {
             copyField(old, metadata, "uid");
         }
         copyField(old, metadata, "creationTimestamp");
@@ -593,7 +594,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 admission.validate(attributes);
             }
             ObjectNode updated = current.deepCopy();
-            ObjectNode metadata = Json.metadata(updated);
+            ObjectNode metadata = ObjectMetadata.of(updated);
             boolean finalizersChanged = applyPropagationPolicy(metadata, options.effectivePolicy());
             boolean alreadyDeleting = metadata.hasNonNull("deletionTimestamp");
             long gracePeriod = strategy.gracePeriodSeconds(updated, options.gracePeriodSeconds());
@@ -653,7 +654,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         try {
             KeyValue written = storage.update(key, encode(updated), stored.modRevision(), stored.lease());
             cache.noteWrite(written.modRevision());
-            Json.metadata(updated).put("resourceVersion", Long.toString(written.modRevision()));
+            ObjectMetadata.of(updated).put("resourceVersion", Long.toString(written.modRevision()));
             return Optional.of(new WriteResult(updated, false, false, List.of()));
         } catch (StorageException.Conflict e) {
             return Optional.empty();
@@ -701,7 +702,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     }
 
     private void checkPreconditions(ObjectNode current, KeyValue stored, DeleteOptions options, String name) {
-        String uid = Json.metadataText(current, "uid");
+        String uid = ObjectMetadata.text(current, "uid");
         if (options.preconditionUid() != null && !options.preconditionUid().equals(uid)) {
             throw StatusException.conflict(type.gvk().group(), type.plural(), name,
                     "Precondition failed: UID in precondition: " + options.preconditionUid() + ", UID in object meta: " + uid);
@@ -763,12 +764,12 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     }
 
     private void checkNamespace(ObjectNode object, String namespace) {
-        ObjectNode metadata = Json.metadata(object);
+        ObjectNode metadata = ObjectMetadata.of(object);
         if (!type.namespaced()) {
             metadata.remove("namespace");
             return;
         }
-        String bodyNamespace = Json.metadataText(object, "namespace");
+        String bodyNamespace = ObjectMetadata.text(object, "namespace");
         if (bodyNamespace.isEmpty()) {
             metadata.put("namespace", namespace);
         } else if (!bodyNamespace.equals(namespace)) {
@@ -800,28 +801,28 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     /** Stored form: without resourceVersion, converted when the resource lives in another's storage. */
     private byte[] encode(ObjectNode served) {
         ObjectNode stored = conversion.map(c -> c.toStorage(served)).orElseGet(served::deepCopy);
-        Json.metadata(stored).remove("resourceVersion");
+        ObjectMetadata.of(stored).remove("resourceVersion");
         return Json.write(stored);
     }
 
     private ObjectNode toServed(KeyValue keyValue) {
-        ObjectNode object = Json.parseObject(keyValue.value());
+        ObjectNode object = (ObjectNode) Json.read(keyValue.value());
         if (conversion.isPresent()) {
             object = conversion.get().fromStorage(object);
         }
-        Json.metadata(object).put("resourceVersion", Long.toString(keyValue.modRevision()));
+        ObjectMetadata.of(object).put("resourceVersion", Long.toString(keyValue.modRevision()));
         return object;
     }
 
     /** The cached form of a stored key: served JSON with resourceVersion, labels, and selectable fields. */
     CachedObject decode(KeyValue keyValue) {
         ObjectNode object = toServed(keyValue);
-        String name = Json.metadataText(object, "name");
-        String namespace = Json.metadataText(object, "namespace");
+        String name = ObjectMetadata.text(object, "name");
+        String namespace = ObjectMetadata.text(object, "namespace");
         Map<String, String> fields = new HashMap<>(strategy.selectableFields(object));
         fields.put("metadata.name", name);
         fields.put("metadata.namespace", namespace);
-        return new CachedObject(keyValue.key(), namespace, name, keyValue.modRevision(), Json.write(object), Json.metadataMap(object, "labels"), fields);
+        return new CachedObject(keyValue.key(), namespace, name, keyValue.modRevision(), Json.write(object), ObjectMetadata.stringMap(object, "labels"), fields);
     }
 
     private StatusException notFound(String name) {

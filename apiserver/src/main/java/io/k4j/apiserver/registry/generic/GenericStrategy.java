@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldErrors;
-import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +52,7 @@ public final class GenericStrategy implements ResourceStrategy {
     public void prepareForCreate(ObjectNode object) {
         if (hasStatus) {
             object.remove("status");
-            Json.metadata(object).put("generation", 1);
+            ObjectMetadata.of(object).put("generation", 1);
         }
     }
 
@@ -70,8 +68,8 @@ public final class GenericStrategy implements ResourceStrategy {
                 newObject.set("status", status);
             }
             // Status writers may change labels and annotations, as upstream's status strategies allow.
-            copyIfPresent(metadata, Json.metadata(newObject), "labels");
-            copyIfPresent(metadata, Json.metadata(newObject), "annotations");
+            copyIfPresent(metadata, ObjectMetadata.of(newObject), "labels");
+            copyIfPresent(metadata, ObjectMetadata.of(newObject), "annotations");
             return;
         }
         if (!hasStatus) {
@@ -83,7 +81,7 @@ public final class GenericStrategy implements ResourceStrategy {
             newObject.set("status", oldStatus.deepCopy());
         }
         long oldGeneration = oldObject.path("metadata").path("generation").asLong(0);
-        Json.metadata(newObject).put("generation", specChanged(newObject, oldObject) ? oldGeneration + 1 : oldGeneration);
+        ObjectMetadata.of(newObject).put("generation", specChanged(newObject, oldObject) ? oldGeneration + 1 : oldGeneration);
     }
 
     private static void copyIfPresent(ObjectNode from, ObjectNode to, String field) {
@@ -122,58 +120,13 @@ public final class GenericStrategy implements ResourceStrategy {
     @Override
     public List<Object> tableRow(ObjectNode object) {
         List<Object> cells = new ArrayList<>(2);
-        cells.add(Json.metadataText(object, "name"));
-        cells.add(age(Json.metadataText(object, "creationTimestamp"), clock));
+        cells.add(ObjectMetadata.text(object, "name"));
+        cells.add(age(ObjectMetadata.text(object, "creationTimestamp"), clock));
         return cells;
     }
 
     /** Upstream's {@code HumanDuration} of the time since {@code timestamp}, or {@code <unknown>}. */
     public static String age(String timestamp, InstantSource clock) {
-        if (timestamp.isEmpty()) {
-            return "<unknown>";
-        }
-        Duration duration = Duration.between(Instant.parse(timestamp), clock.instant());
-        return humanDuration(duration);
-    }
-
-    static String humanDuration(Duration duration) {
-        long seconds = duration.toSeconds();
-        if (seconds < -1) {
-            return "<invalid>";
-        }
-        if (seconds < 0) {
-            return "0s";
-        }
-        if (seconds < 60 * 2) {
-            return seconds + "s";
-        }
-        long minutes = seconds / 60;
-        if (minutes < 10) {
-            long remainder = seconds % 60;
-            return remainder == 0 ? minutes + "m" : minutes + "m" + remainder + "s";
-        }
-        if (minutes < 60 * 3) {
-            return minutes + "m";
-        }
-        long hours = minutes / 60;
-        if (hours < 8) {
-            long remainder = minutes % 60;
-            return remainder == 0 ? hours + "h" : hours + "h" + remainder + "m";
-        }
-        if (hours < 48) {
-            return hours + "h";
-        }
-        if (hours < 24 * 8) {
-            long remainder = hours % 24;
-            return remainder == 0 ? hours / 24 + "d" : hours / 24 + "d" + remainder + "h";
-        }
-        if (hours < 24 * 365 * 2) {
-            return hours / 24 + "d";
-        }
-        if (hours < 24 * 365 * 8) {
-            long days = hours / 24 % 365;
-            return days == 0 ? hours / 24 / 365 + "y" : hours / 24 / 365 + "y" + days + "d";
-        }
-        return hours / 24 / 365 + "y";
+        return HumanDuration.since(timestamp, clock.instant());
     }
 }

@@ -19,6 +19,7 @@ import io.k4j.apiserver.registry.events.event.EventConversion;
 import io.k4j.apiserver.registry.events.event.EventStrategy;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import io.k4j.apiserver.registry.policy.poddisruptionbudget.PodDisruptionBudgetStrategy;
 import io.k4j.apiserver.registry.rbac.clusterrole.ClusterRoleStrategy;
 import io.k4j.apiserver.registry.rbac.clusterrolebinding.ClusterRoleBindingStrategy;

@@ -3,16 +3,13 @@ package io.k4j.apiserver.registry.groups;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import java.util.regex.Pattern;
+import io.k4j.api.validation.NameValidation;
 
 /**
  * Upstream's {@code intstr.IntOrString} rules for surge, unavailability and availability fields: a non-negative
  * integer or a percent string. Stateless and thread-safe.
  */
 public final class IntOrPercent {
-    private static final Pattern PERCENT = Pattern.compile("[0-9]+%");
-    private static final String PERCENT_MESSAGE = Validators.regexError(
-            "a valid percent string must be a numeric string followed by an ending '%'", "[0-9]+%", "1%", "93%");
 
     private IntOrPercent() {}
 
@@ -24,8 +21,8 @@ public final class IntOrPercent {
     /** Upstream's {@code ValidatePositiveIntOrPercent}. */
     public static void validatePositive(FieldErrors errors, JsonNode value, String field) {
         if (value.isTextual()) {
-            if (!PERCENT.matcher(value.asText()).matches()) {
-                errors.add(FieldError.invalid(field, display(value), PERCENT_MESSAGE));
+            for (String message : NameValidation.isValidPercent(value.asText())) {
+                errors.add(FieldError.invalid(field, display(value), message));
             }
         } else if (value.isIntegralNumber()) {
             if (value.asLong() < 0) {
@@ -38,7 +35,7 @@ public final class IntOrPercent {
 
     /** Upstream's {@code IsNotMoreThan100Percent}. */
     public static void validateAtMost100Percent(FieldErrors errors, JsonNode value, String field) {
-        if (value.isTextual() && PERCENT.matcher(value.asText()).matches() && intValue(value) > 100) {
+        if (value.isTextual() && NameValidation.isValidPercent(value.asText()).isEmpty() && intValue(value) > 100) {
             errors.add(FieldError.invalid(field, display(value), "must not be greater than 100%"));
         }
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,13 +14,6 @@ import java.util.TreeMap;
  * treated alike, as Go's pointer fields are. Stateless and thread-safe.
  */
 public final class Json {
-    private static final Comparator<JsonNode> SEMANTIC = (left, right) -> {
-        if (left.isNumber() && right.isNumber()) {
-            return left.decimalValue().compareTo(right.decimalValue());
-        }
-        return left.equals(right) ? 0 : 1;
-    };
-
     private Json() {}
 
     /** The node at {@code path}, or a missing node; never null. */
@@ -116,12 +108,7 @@ public final class Json {
      * representation ({@code 1} and {@code 1.0}, int and long nodes).
      */
     public static boolean semanticEquals(JsonNode left, JsonNode right) {
-        boolean leftAbsent = left == null || left.isMissingNode() || left.isNull();
-        boolean rightAbsent = right == null || right.isMissingNode() || right.isNull();
-        if (leftAbsent || rightAbsent) {
-            return leftAbsent == rightAbsent;
-        }
-        return left.equals(SEMANTIC, right);
+        return io.k4j.api.codec.Json.semanticEquals(left, right);
     }
 
     /** Sets {@code name} to {@code value} unless a non-null value is already there. */

@@ -5,7 +5,6 @@ import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Field rules shared by many resources, with upstream's messages (apimachinery's {@code validation} package and
@@ -17,22 +16,6 @@ public final class Validators {
 
 
     private Validators() {}
-
-    /** Upstream's {@code RegexError}: the message, examples and the pattern, with its double spaces. */
-    public static String regexError(String message, String format, String... examples) {
-        StringBuilder builder = new StringBuilder(message);
-        if (examples.length == 0) {
-            return builder.append(" (regex used for validation is '").append(format).append("')").toString();
-        }
-        builder.append(" (e.g. ");
-        for (int i = 0; i < examples.length; i++) {
-            if (i > 0) {
-                builder.append(" or ");
-            }
-            builder.append('\'').append(examples[i]).append("', ");
-        }
-        return builder.append("regex used for validation is '").append(format).append("')").toString();
-    }
 
     public static List<String> dns1123Label(String value) {
         return NameValidation.isDns1123Label(value);
@@ -54,18 +37,6 @@ public final class Validators {
     /** Upstream's {@code path.IsValidPathSegmentName}, the name rule of RBAC objects. */
     public static List<String> pathSegmentName(String value) {
         return NameValidation.isValidPathSegmentName(value);
-    }
-
-    /** Upstream's {@code ValidateLabels}: every key a qualified name, every value a label value. */
-    public static void labels(FieldErrors errors, Map<String, String> labels, String field) {
-        for (Map.Entry<String, String> entry : labels.entrySet()) {
-            for (String message : qualifiedName(entry.getKey())) {
-                errors.add(FieldError.invalid(field, entry.getKey(), message));
-            }
-            for (String message : labelValue(entry.getValue())) {
-                errors.add(FieldError.invalid(field, entry.getValue(), message));
-            }
-        }
     }
 
     public static void nonNegative(FieldErrors errors, JsonNode object, String field, String... path) {

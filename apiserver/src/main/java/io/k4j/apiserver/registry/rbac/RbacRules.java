@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.apiserver.registry.generic.HumanDuration;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
 import io.k4j.apiserver.registry.groups.Json;
@@ -30,7 +31,7 @@ public final class RbacRules {
     }
 
     public static List<Object> roleRow(ObjectNode role) {
-        String created = Ages.parse(Json.text(role, "metadata", "creationTimestamp"))
+        String created = HumanDuration.parse(Json.text(role, "metadata", "creationTimestamp"))
                 .map(instant -> DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS)))
                 .orElse(null);
         List<Object> cells = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.selection.FieldSelector;
 import io.k4j.api.selection.LabelSelector;
@@ -57,7 +58,7 @@ class GenericStoreTest {
     }
 
     private static ObjectNode pod(String name, Map<String, String> labels) {
-        ObjectNode pod = Json.MAPPER.createObjectNode();
+        ObjectNode pod = Json.object();
         pod.put("apiVersion", "v1").put("kind", "Pod");
         ObjectNode metadata = pod.putObject("metadata");
         if (name != null) {
@@ -80,10 +81,10 @@ class GenericStoreTest {
         ObjectNode created = pods.create("default", pod("web", Map.of()), user()).object();
 
         assertThat(storage.get("/registry/pods/default/web")).isNotNull();
-        assertThat(Json.metadataText(created, "uid")).hasSize(36);
-        assertThat(Json.metadataText(created, "creationTimestamp")).isEqualTo("2026-01-02T03:04:05Z");
-        assertThat(Json.metadataText(created, "namespace")).isEqualTo("default");
-        assertThat(Json.metadataText(created, "resourceVersion")).isEqualTo(Long.toString(storage.currentRevision()));
+        assertThat(ObjectMetadata.text(created, "uid")).hasSize(36);
+        assertThat(ObjectMetadata.text(created, "creationTimestamp")).isEqualTo("2026-01-02T03:04:05Z");
+        assertThat(ObjectMetadata.text(created, "namespace")).isEqualTo("default");
+        assertThat(ObjectMetadata.text(created, "resourceVersion")).isEqualTo(Long.toString(storage.currentRevision()));
         assertThat(created.has("status")).as("status is cleared on create").isFalse();
         assertThat(created.path("metadata").path("generation").asLong()).isEqualTo(1);
         assertThat(new String(storage.get("/registry/pods/default/web").value())).doesNotContain("resourceVersion");
@@ -118,7 +119,7 @@ class GenericStoreTest {
 
         ObjectNode created = pods.create("default", body, user()).object();
 
-        assertThat(Json.metadataText(created, "name")).matches("web-[bcdfghjklmnpqrstvwxz2456789]{5}");
+        assertThat(ObjectMetadata.text(created, "name")).matches("web-[bcdfghjklmnpqrstvwxz2456789]{5}");
     }
 
     @Test
@@ -128,7 +129,7 @@ class GenericStoreTest {
 
         ObjectNode created = pods.create("default", pod("web", Map.of()), new OperationContext(OperationContext.SYSTEM_USER, true, true)).object();
 
-        assertThat(Json.metadataText(created, "uid")).isNotEmpty();
+        assertThat(ObjectMetadata.text(created, "uid")).isNotEmpty();
         assertThat(storage.currentRevision()).isEqualTo(before);
     }
 
@@ -229,7 +230,7 @@ class GenericStoreTest {
         ObjectNode result = pods.update("default", "web", "", current -> current, user()).object();
 
         assertThat(storage.currentRevision()).isEqualTo(before);
-        assertThat(Json.metadataText(result, "resourceVersion")).isEqualTo(Json.metadataText(created, "resourceVersion"));
+        assertThat(ObjectMetadata.text(result, "resourceVersion")).isEqualTo(ObjectMetadata.text(created, "resourceVersion"));
     }
 
     @Test
@@ -241,7 +242,7 @@ class GenericStoreTest {
 
         WriteResult marked = pods.delete("default", "web", DeleteOptions.DEFAULT, user());
         assertThat(marked.deleted()).isFalse();
-        assertThat(Json.metadataText(marked.object(), "deletionTimestamp")).isEqualTo("2026-01-02T03:04:05Z");
+        assertThat(ObjectMetadata.text(marked.object(), "deletionTimestamp")).isEqualTo("2026-01-02T03:04:05Z");
         assertThat(storage.get("/registry/pods/default/web")).isNotNull();
 
         WriteResult finished = pods.update("default", "web", "", current -> {
@@ -267,7 +268,7 @@ class GenericStoreTest {
             }
         };
         GenericStore store = store(ResourceDefinition.of(namespaces), AdmissionChain.NONE);
-        ObjectNode namespace = Json.MAPPER.createObjectNode();
+        ObjectNode namespace = Json.object();
         namespace.putObject("metadata").put("name", "dev");
         namespace.putObject("spec").putArray("finalizers").add("kubernetes");
         store.create("", namespace, user());
@@ -345,7 +346,7 @@ class GenericStoreTest {
     void watchDeliversEventsAfterRevisionAndRejectsTooOld() throws Exception {
         GenericStore pods = store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), AdmissionChain.NONE);
         ObjectNode first = pods.create("default", pod("a", Map.of("app", "x")), user()).object();
-        long afterFirst = Long.parseLong(Json.metadataText(first, "resourceVersion"));
+        long afterFirst = Long.parseLong(ObjectMetadata.text(first, "resourceVersion"));
 
         WatchCache.Watcher watcher = pods.watch("default", new ListOptions(LabelSelector.parse("app=x"), FieldSelector.everything(), 0, "", Long.toString(afterFirst), "", false, null, 0));
         pods.create("default", pod("b", Map.of("app", "x")), user());
@@ -394,7 +395,7 @@ class GenericStoreTest {
             }
         };
         GenericStore configMaps = store(ResourceDefinition.of(strict), AdmissionChain.NONE);
-        ObjectNode body = Json.MAPPER.createObjectNode();
+        ObjectNode body = Json.object();
         body.putObject("metadata").put("name", "x");
 
         assertThatThrownBy(() -> configMaps.create("default", body, user()))
@@ -434,12 +435,12 @@ class GenericStoreTest {
         };
         GenericStore core = store(new GenericStrategy(coreEvents, CLOCK).definition(), AdmissionChain.NONE);
         GenericStore served = store(new ResourceDefinition(new GenericStrategy(servedEvents, CLOCK), Map.of(), List.of(), java.util.Optional.of(conversion)), AdmissionChain.NONE);
-        ObjectNode event = Json.MAPPER.createObjectNode().put("apiVersion", "events.k8s.io/v1").put("kind", "Event").put("note", "pulled");
+        ObjectNode event = Json.object().put("apiVersion", "events.k8s.io/v1").put("kind", "Event").put("note", "pulled");
         event.putObject("metadata").put("name", "e1");
 
         served.create("default", event, user());
 
-        ObjectNode stored = Json.parseObject(storage.get("/registry/events/default/e1").value());
+        ObjectNode stored = (ObjectNode) Json.read(storage.get("/registry/events/default/e1").value());
         assertThat(stored.path("apiVersion").asText()).isEqualTo("v1");
         assertThat(stored.path("message").asText()).isEqualTo("pulled");
         assertThat(served.get("default", "e1").path("note").asText()).isEqualTo("pulled");

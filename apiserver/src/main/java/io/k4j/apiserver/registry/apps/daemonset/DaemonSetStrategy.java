@@ -7,15 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
-import io.k4j.apiserver.registry.groups.Generations;
 import io.k4j.apiserver.registry.groups.GoMaps;
 import io.k4j.apiserver.registry.groups.IntOrPercent;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.LabelSelectors;
 import io.k4j.apiserver.registry.groups.PodTemplateRules;
+import io.k4j.apiserver.registry.groups.SpecAndStatusStrategy;
 import io.k4j.apiserver.registry.groups.Templates;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.util.ArrayList;
@@ -26,7 +25,7 @@ import java.util.Map;
  * The rules of apps/v1 DaemonSets, as upstream's {@code pkg/registry/apps/daemonset/strategy.go}, the apps/v1
  * defaults and {@code ValidateDaemonSet}. Stateless and thread-safe.
  */
-public final class DaemonSetStrategy implements ResourceStrategy {
+public final class DaemonSetStrategy extends SpecAndStatusStrategy {
     private static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.integer("Desired", "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod)."),
@@ -40,19 +39,11 @@ public final class DaemonSetStrategy implements ResourceStrategy {
             TableColumn.wide("Images", "Images referenced by each container in the template."),
             TableColumn.wide("Selector", "A label query over pods that are managed by the daemon set."));
 
-    private final ResourceType type;
     private final PodTemplateRules podTemplates;
-    private final Ages ages;
 
     public DaemonSetStrategy(ResourceType type, PodTemplateRules podTemplates, Ages ages) {
-        this.type = requireNonNull(type, "type is null");
+        super(type, ages);
         this.podTemplates = requireNonNull(podTemplates, "podTemplates is null");
-        this.ages = requireNonNull(ages, "ages is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return type;
     }
 
     @Override
@@ -67,16 +58,6 @@ public final class DaemonSetStrategy implements ResourceStrategy {
         }
         Json.putIfAbsent(spec, "revisionHistoryLimit", 10);
         podTemplates.applyDefaults(Templates.template(object));
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode object) {
-        Generations.clearStatusAndStartGeneration(object);
-    }
-
-    @Override
-    public void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject) {
-        Generations.keepStatusAndBumpGeneration(newObject, oldObject);
     }
 
     @Override

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
 import io.k4j.apiserver.registry.groups.Generations;
@@ -15,6 +14,7 @@ import io.k4j.apiserver.registry.groups.IntOrPercent;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.LabelSelectors;
 import io.k4j.apiserver.registry.groups.PodTemplateRules;
+import io.k4j.apiserver.registry.groups.SpecAndStatusStrategy;
 import io.k4j.apiserver.registry.groups.Templates;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import java.util.List;
  * The rules of apps/v1 Deployments, as upstream's {@code pkg/registry/apps/deployment/strategy.go}, the apps/v1
  * defaults and {@code ValidateDeployment}. Stateless and thread-safe.
  */
-public final class DeploymentStrategy implements ResourceStrategy {
+public final class DeploymentStrategy extends SpecAndStatusStrategy {
     private static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Ready", "Number of the pod with ready state"),
@@ -35,19 +35,11 @@ public final class DeploymentStrategy implements ResourceStrategy {
             TableColumn.wide("Images", "Images referenced by each container in the template."),
             TableColumn.wide("Selector", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment."));
 
-    private final ResourceType type;
     private final PodTemplateRules podTemplates;
-    private final Ages ages;
 
     public DeploymentStrategy(ResourceType type, PodTemplateRules podTemplates, Ages ages) {
-        this.type = requireNonNull(type, "type is null");
+        super(type, ages);
         this.podTemplates = requireNonNull(podTemplates, "podTemplates is null");
-        this.ages = requireNonNull(ages, "ages is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return type;
     }
 
     @Override
@@ -64,11 +56,6 @@ public final class DeploymentStrategy implements ResourceStrategy {
         Json.putIfAbsent(spec, "revisionHistoryLimit", 10);
         Json.putIfAbsent(spec, "progressDeadlineSeconds", 600);
         podTemplates.applyDefaults(Templates.template(object));
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode object) {
-        Generations.clearStatusAndStartGeneration(object);
     }
 
     @Override

@@ -7,13 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
-import io.k4j.apiserver.registry.groups.Generations;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.LabelSelectors;
 import io.k4j.apiserver.registry.groups.PodTemplateRules;
+import io.k4j.apiserver.registry.groups.SpecAndStatusStrategy;
 import io.k4j.apiserver.registry.groups.Templates;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.util.ArrayList;
@@ -24,7 +23,7 @@ import java.util.Map;
  * The rules of apps/v1 ReplicaSets, as upstream's {@code pkg/registry/apps/replicaset/strategy.go} and
  * {@code ValidateReplicaSet}. Stateless and thread-safe.
  */
-public final class ReplicaSetStrategy implements ResourceStrategy {
+public final class ReplicaSetStrategy extends SpecAndStatusStrategy {
     private static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.integer("Desired", "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1."),
@@ -35,35 +34,17 @@ public final class ReplicaSetStrategy implements ResourceStrategy {
             TableColumn.wide("Images", "Images referenced by each container in the template."),
             TableColumn.wide("Selector", "Selector is a label query over pods that should match the replica count."));
 
-    private final ResourceType type;
     private final PodTemplateRules podTemplates;
-    private final Ages ages;
 
     public ReplicaSetStrategy(ResourceType type, PodTemplateRules podTemplates, Ages ages) {
-        this.type = requireNonNull(type, "type is null");
+        super(type, ages);
         this.podTemplates = requireNonNull(podTemplates, "podTemplates is null");
-        this.ages = requireNonNull(ages, "ages is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return type;
     }
 
     @Override
     public void applyDefaults(ObjectNode object) {
         Json.putIfAbsent(Json.object(object, "spec"), "replicas", 1);
         podTemplates.applyDefaults(Templates.template(object));
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode object) {
-        Generations.clearStatusAndStartGeneration(object);
-    }
-
-    @Override
-    public void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject) {
-        Generations.keepStatusAndBumpGeneration(newObject, oldObject);
     }
 
     @Override

@@ -7,14 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
-import io.k4j.apiserver.registry.groups.Generations;
 import io.k4j.apiserver.registry.groups.GoMaps;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.LabelSelectors;
 import io.k4j.apiserver.registry.groups.PodTemplateRules;
+import io.k4j.apiserver.registry.groups.SpecAndStatusStrategy;
 import io.k4j.apiserver.registry.groups.Templates;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.util.ArrayList;
@@ -26,7 +25,7 @@ import java.util.Map;
  * apps/v1 defaults and {@code ValidateStatefulSet}. Only replicas, ordinals, template, update strategy, revision
  * history limit, PVC retention policy and minReadySeconds may change. Stateless and thread-safe.
  */
-public final class StatefulSetStrategy implements ResourceStrategy {
+public final class StatefulSetStrategy extends SpecAndStatusStrategy {
     private static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Ready", "Number of the pod with ready state"),
@@ -36,19 +35,11 @@ public final class StatefulSetStrategy implements ResourceStrategy {
     private static final List<String> MUTABLE_SPEC_FIELDS = List.of(
             "replicas", "ordinals", "template", "updateStrategy", "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy", "minReadySeconds");
 
-    private final ResourceType type;
     private final PodTemplateRules podTemplates;
-    private final Ages ages;
 
     public StatefulSetStrategy(ResourceType type, PodTemplateRules podTemplates, Ages ages) {
-        this.type = requireNonNull(type, "type is null");
+        super(type, ages);
         this.podTemplates = requireNonNull(podTemplates, "podTemplates is null");
-        this.ages = requireNonNull(ages, "ages is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return type;
     }
 
     @Override
@@ -80,13 +71,13 @@ public final class StatefulSetStrategy implements ResourceStrategy {
 
     @Override
     public void prepareForCreate(ObjectNode object) {
-        Generations.clearStatusAndStartGeneration(object);
+        super.prepareForCreate(object);
         dropDisabledFields(object);
     }
 
     @Override
     public void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject) {
-        Generations.keepStatusAndBumpGeneration(newObject, oldObject);
+        super.prepareForUpdate(newObject, oldObject);
         dropDisabledFields(newObject);
     }
 

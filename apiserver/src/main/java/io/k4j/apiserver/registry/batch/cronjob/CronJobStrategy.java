@@ -8,13 +8,12 @@ import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.batch.job.JobSpecRules;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
-import io.k4j.apiserver.registry.groups.Generations;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.LabelSelectors;
 import io.k4j.apiserver.registry.groups.PodTemplateRules;
+import io.k4j.apiserver.registry.groups.SpecAndStatusStrategy;
 import io.k4j.apiserver.registry.groups.Templates;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.util.ArrayList;
@@ -29,7 +28,7 @@ import java.util.regex.Pattern;
  * {@code TZ} prefix (use {@code timeZone}), a known IANA time zone, names of at most 52 characters and a job
  * template whose selector is left to the controller. Stateless and thread-safe.
  */
-public final class CronJobStrategy implements ResourceStrategy {
+public final class CronJobStrategy extends SpecAndStatusStrategy {
     private static final Pattern TIME_ZONE_PART = Pattern.compile("[A-Za-z.\\-_0-9+]{1,14}");
     private static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
@@ -43,19 +42,11 @@ public final class CronJobStrategy implements ResourceStrategy {
             TableColumn.wide("Images", "Images referenced by each container in the template."),
             TableColumn.wide("Selector", "A label query over pods that should match the pod count."));
 
-    private final ResourceType type;
     private final PodTemplateRules podTemplates;
-    private final Ages ages;
 
     public CronJobStrategy(ResourceType type, PodTemplateRules podTemplates, Ages ages) {
-        this.type = requireNonNull(type, "type is null");
+        super(type, ages);
         this.podTemplates = requireNonNull(podTemplates, "podTemplates is null");
-        this.ages = requireNonNull(ages, "ages is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return type;
     }
 
     @Override
@@ -66,16 +57,6 @@ public final class CronJobStrategy implements ResourceStrategy {
         Json.putIfAbsent(spec, "successfulJobsHistoryLimit", 3);
         Json.putIfAbsent(spec, "failedJobsHistoryLimit", 1);
         podTemplates.applyDefaults(Json.object(spec, "jobTemplate", "spec", "template"));
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode object) {
-        Generations.clearStatusAndStartGeneration(object);
-    }
-
-    @Override
-    public void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject) {
-        Generations.keepStatusAndBumpGeneration(newObject, oldObject);
     }
 
     @Override

@@ -7,14 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.HumanDuration;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
-import io.k4j.apiserver.registry.groups.Generations;
 import io.k4j.apiserver.registry.groups.GoMaps;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.LabelSelectors;
 import io.k4j.apiserver.registry.groups.PodTemplateRules;
+import io.k4j.apiserver.registry.groups.SpecAndStatusStrategy;
 import io.k4j.apiserver.registry.groups.Templates;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.time.Duration;
@@ -32,7 +32,7 @@ import java.util.Set;
  * job's uid and name; completions (except for elastic indexed jobs), selector, template and completion mode are
  * immutable. Stateless and thread-safe.
  */
-public final class JobStrategy implements ResourceStrategy {
+public final class JobStrategy extends SpecAndStatusStrategy {
     public static final String CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
     public static final String LEGACY_CONTROLLER_UID_LABEL = "controller-uid";
     public static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
@@ -48,19 +48,11 @@ public final class JobStrategy implements ResourceStrategy {
             TableColumn.wide("Images", "Images referenced by each container in the template."),
             TableColumn.wide("Selector", "A label query over pods that should match the pod count."));
 
-    private final ResourceType type;
     private final PodTemplateRules podTemplates;
-    private final Ages ages;
 
     public JobStrategy(ResourceType type, PodTemplateRules podTemplates, Ages ages) {
-        this.type = requireNonNull(type, "type is null");
+        super(type, ages);
         this.podTemplates = requireNonNull(podTemplates, "podTemplates is null");
-        this.ages = requireNonNull(ages, "ages is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return type;
     }
 
     @Override
@@ -92,15 +84,10 @@ public final class JobStrategy implements ResourceStrategy {
 
     @Override
     public void prepareForCreate(ObjectNode object) {
-        Generations.clearStatusAndStartGeneration(object);
+        super.prepareForCreate(object);
         if (!manualSelector(object)) {
             generateSelector(object);
         }
-    }
-
-    @Override
-    public void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject) {
-        Generations.keepStatusAndBumpGeneration(newObject, oldObject);
     }
 
     /**
@@ -316,11 +303,11 @@ public final class JobStrategy implements ResourceStrategy {
             long parallelism = Json.longValue(spec, "parallelism");
             completions = parallelism > 1 ? succeeded + "/1 of " + parallelism : succeeded + "/1";
         }
-        Optional<Instant> start = Ages.parse(Json.text(object, "status", "startTime"));
-        Optional<Instant> completion = Ages.parse(Json.text(object, "status", "completionTime"));
+        Optional<Instant> start = HumanDuration.parse(Json.text(object, "status", "startTime"));
+        Optional<Instant> completion = HumanDuration.parse(Json.text(object, "status", "completionTime"));
         String duration = "";
         if (start.isPresent()) {
-            duration = Ages.humanDuration(Duration.between(start.get(), completion.orElseGet(ages::now)));
+            duration = HumanDuration.format(Duration.between(start.get(), completion.orElseGet(ages::now)));
         }
         List<Object> cells = new ArrayList<>();
         cells.add(Json.string(object, "metadata", "name"));

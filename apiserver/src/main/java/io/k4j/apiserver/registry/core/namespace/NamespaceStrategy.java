@@ -11,7 +11,6 @@ import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.api.validation.NameValidator;
 import io.k4j.apiserver.registry.core.CoreResources;
-import io.k4j.apiserver.registry.core.ObjectNames;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
@@ -78,10 +77,15 @@ public final class NamespaceStrategy implements ResourceStrategy {
         Updates.copyField(oldNamespace, newNamespace, "status");
     }
 
+    /** Namespace names are DNS labels (upstream's {@code ValidateNamespaceName}); the store checks them with it. */
+    @Override
+    public NameValidator nameValidator() {
+        return NameValidator.DNS_LABEL;
+    }
+
     @Override
     public FieldErrors validate(ObjectNode namespace) {
-        FieldErrors errors = ObjectNames.validateStricterName(namespace, NameValidator.DNS_LABEL);
-        return errors.addAll(validateFinalizers(namespace));
+        return validateFinalizers(namespace);
     }
 
     static FieldErrors validateFinalizers(JsonNode namespace) {

@@ -12,10 +12,10 @@ import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
-import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ public final class NodeStrategy implements ResourceStrategy {
 
     /** The {@code nodes/status} strategy: the spec is kept, the update is validated as a whole, as upstream does. */
     public ResourceStrategy statusStrategy() {
-        return new StatusSubresourceStrategy(this, this::validateUpdate);
+        return new StatusStrategy(this, this::validateUpdate, false);
     }
 
     @Override

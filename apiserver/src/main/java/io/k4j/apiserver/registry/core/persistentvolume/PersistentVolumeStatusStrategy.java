@@ -3,13 +3,11 @@ package io.k4j.apiserver.registry.core.persistentvolume;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
-import io.k4j.apiserver.registry.generic.TableColumn;
+import io.k4j.apiserver.registry.generic.SubresourceStrategy;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -18,25 +16,14 @@ import java.util.List;
  * The rules of {@code persistentvolumes/status}: the spec is kept, and a phase change records its time unless the
  * writer set one. Thread-safe.
  */
-public final class PersistentVolumeStatusStrategy implements ResourceStrategy {
+public final class PersistentVolumeStatusStrategy extends SubresourceStrategy {
     private static final List<String> PHASES = List.of("Available", "Bound", "Failed", "Pending", "Released");
 
-    private final PersistentVolumeStrategy volumeStrategy;
     private final InstantSource clock;
 
     public PersistentVolumeStatusStrategy(PersistentVolumeStrategy volumeStrategy, InstantSource clock) {
-        this.volumeStrategy = requireNonNull(volumeStrategy, "volumeStrategy is null");
+        super(volumeStrategy);
         this.clock = requireNonNull(clock, "clock is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return volumeStrategy.type();
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode volume) {
-        volumeStrategy.prepareForCreate(volume);
     }
 
     @Override
@@ -51,11 +38,6 @@ public final class PersistentVolumeStatusStrategy implements ResourceStrategy {
     }
 
     @Override
-    public FieldErrors validate(ObjectNode volume) {
-        return volumeStrategy.validate(volume);
-    }
-
-    @Override
     public FieldErrors validateUpdate(ObjectNode newVolume, ObjectNode oldVolume) {
         FieldErrors errors = new FieldErrors();
         String phase = Trees.text(newVolume, "status", "phase");
@@ -63,15 +45,5 @@ public final class PersistentVolumeStatusStrategy implements ResourceStrategy {
             errors.add(FieldError.notSupported("status.phase", phase, PHASES));
         }
         return errors;
-    }
-
-    @Override
-    public List<TableColumn> tableColumns() {
-        return volumeStrategy.tableColumns();
-    }
-
-    @Override
-    public List<Object> tableRow(ObjectNode volume) {
-        return volumeStrategy.tableRow(volume);
     }
 }

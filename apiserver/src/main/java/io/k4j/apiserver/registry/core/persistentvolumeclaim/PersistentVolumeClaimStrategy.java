@@ -11,12 +11,12 @@ import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.Printing;
-import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
 import io.k4j.apiserver.registry.core.persistentvolume.PersistentVolumeStrategy;
 import io.k4j.apiserver.registry.core.pod.SpecDiff;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ public final class PersistentVolumeClaimStrategy implements ResourceStrategy {
 
     /** The {@code persistentvolumeclaims/status} strategy: the spec is kept. */
     public ResourceStrategy statusStrategy() {
-        return new StatusSubresourceStrategy(this, (newClaim, oldClaim) -> new FieldErrors());
+        return new StatusStrategy(this, (newClaim, oldClaim) -> new FieldErrors(), false);
     }
 
     @Override

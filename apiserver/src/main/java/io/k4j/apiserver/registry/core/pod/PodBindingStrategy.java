@@ -1,13 +1,8 @@
 package io.k4j.apiserver.registry.core.pod;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
-import io.k4j.apiserver.registry.generic.TableColumn;
-import java.util.List;
+import io.k4j.apiserver.registry.generic.SubresourceStrategy;
 
 /**
  * The in-process write of {@link PodBindingHandler}: a binding sets {@code spec.nodeName} and a status condition in one
@@ -15,24 +10,12 @@ import java.util.List;
  * Upstream's binding storage writes the pod directly for the same reason. Registered under {@link #SUBRESOURCE}, a name
  * no URL can address, so only the binding handler reaches it. Thread-safe.
  */
-public final class PodBindingStrategy implements ResourceStrategy {
+public final class PodBindingStrategy extends SubresourceStrategy {
     /** The key of this strategy in the pods' definition; the slash keeps it out of reach of URLs. */
     public static final String SUBRESOURCE = "binding/assign";
 
-    private final PodStrategy podStrategy;
-
     public PodBindingStrategy(PodStrategy podStrategy) {
-        this.podStrategy = requireNonNull(podStrategy, "podStrategy is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return podStrategy.type();
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode pod) {
-        podStrategy.prepareForCreate(pod);
+        super(podStrategy);
     }
 
     @Override
@@ -41,22 +24,7 @@ public final class PodBindingStrategy implements ResourceStrategy {
     }
 
     @Override
-    public FieldErrors validate(ObjectNode pod) {
-        return podStrategy.validate(pod);
-    }
-
-    @Override
     public FieldErrors validateUpdate(ObjectNode newPod, ObjectNode oldPod) {
         return new FieldErrors();
-    }
-
-    @Override
-    public List<TableColumn> tableColumns() {
-        return podStrategy.tableColumns();
-    }
-
-    @Override
-    public List<Object> tableRow(ObjectNode pod) {
-        return podStrategy.tableRow(pod);
     }
 }

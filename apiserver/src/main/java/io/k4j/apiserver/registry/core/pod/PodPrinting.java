@@ -3,6 +3,7 @@ package io.k4j.apiserver.registry.core.pod;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
+import io.k4j.apiserver.registry.generic.HumanDuration;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -132,7 +133,7 @@ final class PodPrinting {
 
         String restartsCell = Integer.toString(restarts);
         if (restarts != 0 && lastRestart != null) {
-            restartsCell = restarts + " (" + Printing.humanDuration(java.time.Duration.between(lastRestart, now)) + " ago)";
+            restartsCell = restarts + " (" + HumanDuration.format(java.time.Duration.between(lastRestart, now)) + " ago)";
         }
 
         List<Object> cells = new ArrayList<>();

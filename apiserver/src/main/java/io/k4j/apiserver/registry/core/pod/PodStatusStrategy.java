@@ -1,16 +1,12 @@
 package io.k4j.apiserver.registry.core.pod;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidation;
 import io.k4j.apiserver.registry.core.Trees;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
-import io.k4j.apiserver.registry.generic.TableColumn;
+import io.k4j.apiserver.registry.generic.SubresourceStrategy;
 import java.util.List;
 
 /**
@@ -18,21 +14,9 @@ import java.util.List;
  * references and deletion timestamp are kept), the QoS class is immutable, a container of a pod that never restarts
  * cannot come back from terminated. Thread-safe.
  */
-public final class PodStatusStrategy implements ResourceStrategy {
-    private final PodStrategy podStrategy;
-
+public final class PodStatusStrategy extends SubresourceStrategy {
     public PodStatusStrategy(PodStrategy podStrategy) {
-        this.podStrategy = requireNonNull(podStrategy, "podStrategy is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return podStrategy.type();
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode pod) {
-        podStrategy.prepareForCreate(pod);
+        super(podStrategy);
     }
 
     @Override
@@ -48,11 +32,6 @@ public final class PodStatusStrategy implements ResourceStrategy {
         if (Trees.text(newPod, "status", "qosClass").isEmpty() && !Trees.text(oldPod, "status", "qosClass").isEmpty()) {
             Trees.object(newPod, "status").put("qosClass", Trees.text(oldPod, "status", "qosClass"));
         }
-    }
-
-    @Override
-    public FieldErrors validate(ObjectNode pod) {
-        return podStrategy.validate(pod);
     }
 
     @Override
@@ -95,15 +74,5 @@ public final class PodStatusStrategy implements ResourceStrategy {
             errors.add(FieldError.invalid("status.qosClass", newQos, "field is immutable"));
         }
         return errors;
-    }
-
-    @Override
-    public List<TableColumn> tableColumns() {
-        return podStrategy.tableColumns();
-    }
-
-    @Override
-    public List<Object> tableRow(ObjectNode pod) {
-        return podStrategy.tableRow(pod);
     }
 }

@@ -10,12 +10,12 @@ import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
-import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
 import io.k4j.apiserver.registry.core.pod.PodSpecDefaults;
 import io.k4j.apiserver.registry.core.pod.PodSpecValidation;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.List;
@@ -46,7 +46,7 @@ public final class ReplicationControllerStrategy implements ResourceStrategy {
 
     /** The {@code replicationcontrollers/status} strategy: the spec is kept, counts must be non-negative. */
     public ResourceStrategy statusStrategy() {
-        return new StatusSubresourceStrategy(this, (newController, oldController) -> {
+        return new StatusStrategy(this, (newController, oldController) -> {
             FieldErrors errors = new FieldErrors();
             for (String field : List.of("replicas", "fullyLabeledReplicas", "readyReplicas", "availableReplicas", "observedGeneration")) {
                 long value = Trees.integer(newController, "status", field);
@@ -55,7 +55,7 @@ public final class ReplicationControllerStrategy implements ResourceStrategy {
                 }
             }
             return errors;
-        });
+        }, false);
     }
 
     @Override

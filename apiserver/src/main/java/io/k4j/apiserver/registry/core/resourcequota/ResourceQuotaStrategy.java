@@ -12,11 +12,11 @@ import io.k4j.apiserver.registry.core.CoreResources;
 import io.k4j.apiserver.registry.core.GoValues;
 import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.ResourceNames;
-import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
 import io.k4j.apiserver.registry.core.persistentvolume.PersistentVolumeStrategy;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -52,12 +52,12 @@ public final class ResourceQuotaStrategy implements ResourceStrategy {
 
     /** The {@code resourcequotas/status} strategy: the spec is kept and the status quantities are checked. */
     public ResourceStrategy statusStrategy() {
-        return new StatusSubresourceStrategy(this, (newQuota, oldQuota) -> {
+        return new StatusStrategy(this, (newQuota, oldQuota) -> {
             FieldErrors errors = new FieldErrors();
             validateQuantities(Trees.at(newQuota, "status", "hard"), "status.hard", errors);
             validateQuantities(Trees.at(newQuota, "status", "used"), "status.used", errors);
             return errors;
-        });
+        }, false);
     }
 
     @Override

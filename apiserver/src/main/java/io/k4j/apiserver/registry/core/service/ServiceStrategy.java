@@ -11,13 +11,12 @@ import io.k4j.api.validation.NameValidation;
 import io.k4j.api.validation.NameValidator;
 import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.registry.core.CoreResources;
-import io.k4j.apiserver.registry.core.ObjectNames;
 import io.k4j.apiserver.registry.core.Printing;
-import io.k4j.apiserver.registry.core.StatusSubresourceStrategy;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.core.Updates;
 import io.k4j.apiserver.registry.core.pod.PodSpecValidation;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -54,7 +53,7 @@ public final class ServiceStrategy implements ResourceStrategy {
 
     /** The {@code services/status} strategy: the spec is kept, load balancer ingress IPs must be valid. */
     public ResourceStrategy statusStrategy() {
-        return new StatusSubresourceStrategy(this, (newService, oldService) -> {
+        return new StatusStrategy(this, (newService, oldService) -> {
             FieldErrors errors = new FieldErrors();
             List<JsonNode> ingress = Trees.elements(newService, "status", "loadBalancer", "ingress");
             for (int index = 0; index < ingress.size(); index++) {
@@ -64,7 +63,7 @@ public final class ServiceStrategy implements ResourceStrategy {
                 }
             }
             return errors;
-        });
+        }, false);
     }
 
     @Override
@@ -119,9 +118,15 @@ public final class ServiceStrategy implements ResourceStrategy {
         Updates.copyField(oldService, newService, "status");
     }
 
+    /** Service names are RFC 1035 labels (upstream's {@code ValidateServiceName}); the store checks them with it. */
+    @Override
+    public NameValidator nameValidator() {
+        return NameValidator.DNS1035_LABEL;
+    }
+
     @Override
     public FieldErrors validate(ObjectNode service) {
-        FieldErrors errors = ObjectNames.validateStricterName(service, NameValidator.DNS1035_LABEL);
+        FieldErrors errors = new FieldErrors();
         JsonNode spec = Trees.at(service, "spec");
         String type = Trees.text(spec, "type");
         PodSpecValidation.validateOneOf(type, TYPES, "spec.type", errors);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
@@ -137,7 +138,7 @@ public final class EndpointSliceStrategy implements ResourceStrategy {
             if (topologyCount > MAX_TOPOLOGY_LABELS) {
                 errors.add(FieldError.tooMany(path + ".deprecatedTopology", topologyCount, MAX_TOPOLOGY_LABELS));
             }
-            Validators.labels(errors, Json.stringMap(endpoint, "deprecatedTopology"), path + ".deprecatedTopology");
+            errors.addAll(ObjectMetaValidation.validateLabels(Json.at(endpoint, "deprecatedTopology"), path + ".deprecatedTopology"));
             String hostname = Json.text(endpoint, "hostname");
             if (hostname != null) {
                 for (String message : Validators.dns1123Label(hostname)) {

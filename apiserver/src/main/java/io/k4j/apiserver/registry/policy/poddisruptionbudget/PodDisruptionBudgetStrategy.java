@@ -1,19 +1,16 @@
 package io.k4j.apiserver.registry.policy.poddisruptionbudget;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
-import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
-import io.k4j.apiserver.registry.groups.Generations;
 import io.k4j.apiserver.registry.groups.IntOrPercent;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.LabelSelectors;
+import io.k4j.apiserver.registry.groups.SpecAndStatusStrategy;
 import io.k4j.apiserver.registry.groups.Validators;
 import java.util.List;
 
@@ -23,7 +20,7 @@ import java.util.List;
  * of minAvailable and maxUnavailable, each a non-negative integer or a percentage up to 100%. Stateless and
  * thread-safe.
  */
-public final class PodDisruptionBudgetStrategy implements ResourceStrategy {
+public final class PodDisruptionBudgetStrategy extends SpecAndStatusStrategy {
     private static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
             TableColumn.string("Min Available", "The minimum number of pods that must be available."),
@@ -31,27 +28,8 @@ public final class PodDisruptionBudgetStrategy implements ResourceStrategy {
             TableColumn.integer("Allowed Disruptions", "Calculated number of pods that may be disrupted at this time."),
             TableColumn.ageColumn());
 
-    private final ResourceType type;
-    private final Ages ages;
-
     public PodDisruptionBudgetStrategy(ResourceType type, Ages ages) {
-        this.type = requireNonNull(type, "type is null");
-        this.ages = requireNonNull(ages, "ages is null");
-    }
-
-    @Override
-    public ResourceType type() {
-        return type;
-    }
-
-    @Override
-    public void prepareForCreate(ObjectNode object) {
-        Generations.clearStatusAndStartGeneration(object);
-    }
-
-    @Override
-    public void prepareForUpdate(ObjectNode newObject, ObjectNode oldObject) {
-        Generations.keepStatusAndBumpGeneration(newObject, oldObject);
+        super(type, ages);
     }
 
     @Override

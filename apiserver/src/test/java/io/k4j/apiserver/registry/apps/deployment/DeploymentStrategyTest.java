@@ -9,7 +9,7 @@ import static io.k4j.apiserver.registry.groups.StrategyTesting.type;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.k4j.apiserver.registry.groups.StatusStrategy;
+import io.k4j.apiserver.registry.generic.StatusStrategy;
 import org.junit.jupiter.api.Test;
 
 class DeploymentStrategyTest {

@@ -5,6 +5,7 @@ import static io.k4j.apiserver.registry.core.Json.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.validation.ObjectMetaValidation;
 import java.time.Instant;
 import java.time.InstantSource;
 import org.junit.jupiter.api.Test;
@@ -26,14 +27,18 @@ class NamespaceStrategyTest {
 
     @Test
     void namesAreLabelsAndFinalizersQualified() {
-        assertThat(messages(strategy.validate(object("{'metadata':{'name':'a.b'},'spec':{'finalizers':['custom']}}")))).containsExactly(
-                "metadata.name: Invalid value: \"a.b\": must not contain dots",
+        ObjectNode namespace = object("{'metadata':{'name':'a.b'},'spec':{'finalizers':['custom']}}");
+        assertThat(messages(ObjectMetaValidation.validateCreate(namespace, false, strategy.nameValidator()))).containsExactly(
+                "metadata.name: Invalid value: \"a.b\": must not contain dots");
+        assertThat(messages(strategy.validate(namespace))).containsExactly(
                 "spec.finalizers: Invalid value: \"custom\": name is neither a standard finalizer name nor is it fully qualified");
     }
 
     @Test
-    void leavesNamesThatAreNotEvenSubdomainsToTheStore() {
-        // The generic store reports those as DNS subdomain errors; a second, stricter error would be noise.
+    void namesThatAreNotEvenSubdomainsGetOneError() {
+        // The store checks the name with the namespace's rule only, so one bad name is one error, as upstream.
+        assertThat(messages(ObjectMetaValidation.validateCreate(object("{'metadata':{'name':'Team_A'}}"), false, strategy.nameValidator()))).containsExactly(
+                "metadata.name: Invalid value: \"Team_A\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
         assertThat(strategy.validate(object("{'metadata':{'name':'Team_A'}}")).isEmpty()).isTrue();
     }
 

@@ -6,6 +6,7 @@ import static io.k4j.apiserver.registry.core.Json.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.validation.ObjectMetaValidation;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import java.time.Instant;
@@ -72,12 +73,14 @@ class ServiceStrategyTest {
     }
 
     @Test
-    void namesAreRfc1035LabelsWithoutRepeatingTheStoresSubdomainError() {
-        ObjectNode startsWithDigit = object("{'metadata':{'name':'1web'},'spec':{'type':'ClusterIP','sessionAffinity':'None','clusterIP':'None'}}");
-        assertThat(messages(strategy.validate(startsWithDigit))).containsExactly(
+    void namesAreRfc1035LabelsCheckedOnceByTheStore() {
+        ObjectNode startsWithDigit = object("{'metadata':{'name':'1web','namespace':'default'},'spec':{'type':'ClusterIP','sessionAffinity':'None','clusterIP':'None'}}");
+        assertThat(messages(ObjectMetaValidation.validateCreate(startsWithDigit, true, strategy.nameValidator()))).containsExactly(
                 "metadata.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-        // Not a DNS subdomain either: the generic store reports it.
-        ObjectNode upperCase = object("{'metadata':{'name':'Web'},'spec':{'type':'ClusterIP','sessionAffinity':'None','clusterIP':'None'}}");
+        // Not a DNS subdomain either: still the one DNS-1035 error, as upstream, and none from the strategy.
+        ObjectNode upperCase = object("{'metadata':{'name':'Web','namespace':'default'},'spec':{'type':'ClusterIP','sessionAffinity':'None','clusterIP':'None'}}");
+        assertThat(messages(ObjectMetaValidation.validateCreate(upperCase, true, strategy.nameValidator()))).containsExactly(
+                "metadata.name: Invalid value: \"Web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
         assertThat(strategy.validate(upperCase).isEmpty()).isTrue();
     }
 
