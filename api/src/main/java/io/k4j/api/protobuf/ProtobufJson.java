@@ -279,6 +279,10 @@ final class ProtobufJson {
             Map.Entry<String, JsonNode> entry = entries.next();
             String name = entry.getKey();
             FieldDescriptor field = layout.get(name);
+            if (field == null && isTypeMeta(name, entry.getValue())) {
+                // Go types embed TypeMeta for JSON but leave it out of protobuf (e.g. an Eviction's deleteOptions)
+                continue;
+            }
             if (field == null) {
                 throw new IllegalArgumentException(join(path, name) + ": " + type.getFullName() + " has no such field");
             }
@@ -290,6 +294,10 @@ final class ProtobufJson {
         }
         inlined.forEach((field, fields) -> builder.setField(field, fromJson(field.getMessageType(), fields, path)));
         return builder.build();
+    }
+
+    private static boolean isTypeMeta(String name, JsonNode value) {
+        return (name.equals("apiVersion") || name.equals("kind")) && (value.isTextual() || value.isNull());
     }
 
     /** Every JSON name of a message, mapped to the field that holds it (an inline field for an embedded one). */
