@@ -212,7 +212,7 @@ class KubernetesProtobufTest {
         assertRoundTrip("{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":\"authorization.k8s.io/v1\",\"metadata\":{},"
                 + "\"spec\":{\"nonResourceAttributes\":{\"path\":\"/logs\",\"verb\":\"get\"}},\"status\":{\"allowed\":false}}");
         assertRoundTrip("{\"kind\":\"SelfSubjectRulesReview\",\"apiVersion\":\"authorization.k8s.io/v1\",\"metadata\":{},"
-                + "\"spec\":{\"namespace\":\"default\"},\"status\":{\"incomplete\":false}}");
+                + "\"spec\":{\"namespace\":\"default\"},\"status\":{\"resourceRules\":null,\"nonResourceRules\":null,\"incomplete\":false}}");
         assertRoundTrip("{\"kind\":\"SelfSubjectReview\",\"apiVersion\":\"authentication.k8s.io/v1\",\"metadata\":{},"
                 + "\"status\":{\"userInfo\":{\"username\":\"alice\",\"groups\":[\"devs\"],\"extra\":{\"scopes\":[\"a\",\"b\"]}}}}");
     }
