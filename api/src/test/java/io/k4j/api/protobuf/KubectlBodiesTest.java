@@ -22,7 +22,7 @@ class KubectlBodiesTest {
     @ValueSource(strings = {"configmap", "secret", "deployment", "deployment-zero", "job", "cronjob", "role", "clusterrole",
             "clusterrole-aggregated", "rolebinding", "clusterrolebinding", "quota", "priorityclass", "priorityclass-zero", "namespace",
             "serviceaccount", "service", "service-nodeport", "pdb", "token", "can-i", "can-i-subresource", "can-i-nonresource",
-            "can-i-list", "whoami"})
+            "can-i-list", "whoami", "autoscale"})
     void decodesWhatKubectlSentIntoTheJsonOfTheSameObject(String name) {
         ObjectNode decoded = KubernetesProtobuf.decode(resource(name + ".pb"));
         JsonNode expected = Json.read(resource(name + ".json"));
