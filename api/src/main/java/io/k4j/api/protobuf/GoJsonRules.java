@@ -28,7 +28,10 @@ final class GoJsonRules {
         OMIT_EMPTY,
         /** A pointer in Go: whenever it is on the wire, zero values included. */
         POINTER,
-        /** A non-pointer Go field without {@code omitempty}: always, with the zero value when absent. */
+        /**
+         * A Go field without {@code omitempty}: always; a scalar absent on the wire with its zero value, an absent
+         * slice, map or pointer as {@code null}.
+         */
         ALWAYS
     }
 

@@ -87,8 +87,14 @@ final class ProtobufJson {
                 continue;
             }
             String name = rules.jsonName(field);
+            // Go writes a nil slice, map or pointer without omitempty as null; on the wire it is simply absent
+            boolean nullWhenAbsent = rules.presence(field) == Presence.ALWAYS;
             if (field.isMapField()) {
-                writeMap(message, field, name, object);
+                if (message.getRepeatedFieldCount(field) > 0) {
+                    writeMap(message, field, name, object);
+                } else if (nullWhenAbsent) {
+                    object.putNull(name);
+                }
             } else if (field.isRepeated()) {
                 int count = message.getRepeatedFieldCount(field);
                 if (count > 0) {
@@ -96,10 +102,14 @@ final class ProtobufJson {
                     for (int i = 0; i < count; i++) {
                         array.add(value(field, message.getRepeatedField(field, i)));
                     }
+                } else if (nullWhenAbsent) {
+                    object.putNull(name);
                 }
             } else if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
                 if (message.hasField(field)) {
                     object.set(name, value(field, message.getField(field)));
+                } else if (nullWhenAbsent) {
+                    object.putNull(name);
                 }
             } else {
                 boolean present = message.hasField(field);
@@ -118,9 +128,6 @@ final class ProtobufJson {
 
     private void writeMap(Message message, FieldDescriptor field, String name, ObjectNode object) {
         int count = message.getRepeatedFieldCount(field);
-        if (count == 0) {
-            return;
-        }
         FieldDescriptor keyField = field.getMessageType().findFieldByName("key");
         FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
         // Go writes map keys sorted; a key repeated on the wire keeps its last value, as Go's map assignment does
@@ -279,6 +286,10 @@ final class ProtobufJson {
             Map.Entry<String, JsonNode> entry = entries.next();
             String name = entry.getKey();
             FieldDescriptor field = layout.get(name);
+            if (field == null && isTypeMeta(name, entry.getValue())) {
+                // Go types embed TypeMeta for JSON but leave it out of protobuf (e.g. an Eviction's deleteOptions)
+                continue;
+            }
             if (field == null) {
                 throw new IllegalArgumentException(join(path, name) + ": " + type.getFullName() + " has no such field");
             }
@@ -286,10 +297,25 @@ final class ProtobufJson {
                 inlined.computeIfAbsent(field, ignored -> nodes.objectNode()).set(name, entry.getValue());
             } else if (!entry.getValue().isNull()) {
                 setField(builder, field, entry.getValue(), join(path, name));
+            } else if (isTime(field)) {
+                // a null time is Go's zero time, which gogo writes as an empty message (creationTimestamp: null)
+                builder.setField(field, DynamicMessage.getDefaultInstance(field.getMessageType()));
             }
         }
         inlined.forEach((field, fields) -> builder.setField(field, fromJson(field.getMessageType(), fields, path)));
         return builder.build();
+    }
+
+    private static boolean isTime(FieldDescriptor field) {
+        if (field.isRepeated() || field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+            return false;
+        }
+        String type = field.getMessageType().getFullName();
+        return type.equals(ProtobufSchema.TIME) || type.equals(ProtobufSchema.MICRO_TIME);
+    }
+
+    private static boolean isTypeMeta(String name, JsonNode value) {
+        return (name.equals("apiVersion") || name.equals("kind")) && (value.isTextual() || value.isNull());
     }
 
     /** Every JSON name of a message, mapped to the field that holds it (an inline field for an embedded one). */

@@ -53,8 +53,9 @@ class ProtobufSchemaTest {
             if (field == null) {
                 problems.add(named + " does not exist");
             } else if (RULES.isInline(field) ? field.getJavaType() != FieldDescriptor.JavaType.MESSAGE || field.isRepeated()
-                    : RULES.presence(field) != GoJsonRules.Presence.OMIT_EMPTY
+                    : RULES.presence(field) == GoJsonRules.Presence.POINTER
                             && (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE || field.isRepeated())) {
+                // presence already tells whether a message or list is set; only scalars need to be marked pointers
                 problems.add(named + " has the wrong shape for its rule");
             }
         }
