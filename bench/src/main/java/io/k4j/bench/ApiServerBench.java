@@ -35,8 +35,10 @@ final class ApiServerBench {
         return clients.get(0);
     }
 
+    /** Creates a namespace with its {@code default} service account, which pods need (the ServiceAccount controller's job). */
     void createNamespace(String name) {
         client().require("POST", "/api/v1/namespaces", PodTemplates.namespace(name));
+        client().require("POST", "/api/v1/namespaces/" + name + "/serviceaccounts", "{\"metadata\":{\"name\":\"default\"}}");
     }
 
     /** Creates {@code creates} pods with {@code concurrency} concurrent callers. */

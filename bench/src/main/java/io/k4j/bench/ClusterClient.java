@@ -5,30 +5,23 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.ByteArrayInputStream;
+import io.k4j.apiserver.pki.CertificateAndKey;
+import io.k4j.apiserver.pki.Pem;
+import io.k4j.apiserver.pki.TlsContexts;
 import java.io.IOException;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.PrivateKey;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * An HTTP/2 client authenticated with the client certificate of a kubeconfig, for load generation. Each instance
@@ -48,57 +41,26 @@ final class ClusterClient {
             JsonNode config = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(kubeconfig));
             JsonNode cluster = config.path("clusters").path(0).path("cluster");
             JsonNode user = config.path("users").path(0).path("user");
-            CertificateFactory certificates = CertificateFactory.getInstance("X.509");
-            X509Certificate ca = (X509Certificate) certificates.generateCertificate(new ByteArrayInputStream(decode(cluster, "certificate-authority-data")));
-            X509Certificate clientCertificate = (X509Certificate) certificates.generateCertificate(new ByteArrayInputStream(decode(user, "client-certificate-data")));
-            PrivateKey clientKey = privateKey(new String(decode(user, "client-key-data"), java.nio.charset.StandardCharsets.US_ASCII));
-
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            trust.setCertificateEntry("ca", ca);
-            TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trustManagers.init(trust);
-            KeyStore keys = KeyStore.getInstance("PKCS12");
-            keys.load(null, null);
-            char[] password = "bench".toCharArray();
-            keys.setKeyEntry("client", clientKey, password, new Certificate[] {clientCertificate});
-            KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keyManagers.init(keys, password);
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+            X509Certificate authority = Pem.decodeCertificate(decode(cluster, "certificate-authority-data"));
+            CertificateAndKey identity = new CertificateAndKey(
+                    Pem.decodeCertificate(decode(user, "client-certificate-data")), Pem.decodePrivateKey(decode(user, "client-key-data")));
             HttpClient client = HttpClient.newBuilder()
                     .version(HttpClient.Version.HTTP_2)
-                    .sslContext(tls)
+                    .sslContext(TlsContexts.clientContext(List.of(authority), Optional.of(identity)))
                     .connectTimeout(Duration.ofSeconds(10))
                     .build();
             return new ClusterClient(URI.create(cluster.path("server").asText()), client);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException("cannot build TLS client from " + kubeconfig + ": " + e.getMessage(), e);
         }
     }
 
-    private static byte[] decode(JsonNode node, String field) {
+    private static String decode(JsonNode node, String field) {
         String value = node.path(field).asText("");
         if (value.isEmpty()) {
             throw new IllegalStateException("kubeconfig has no " + field);
         }
-        return Base64.getDecoder().decode(value);
-    }
-
-    private static PrivateKey privateKey(String pem) throws IOException {
-        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-            Object parsed = parser.readObject();
-            JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-            if (parsed instanceof PEMKeyPair pair) {
-                return converter.getKeyPair(pair).getPrivate();
-            }
-            if (parsed instanceof PrivateKeyInfo info) {
-                return converter.getPrivateKey(info);
-            }
-            throw new IllegalStateException("unsupported private key in kubeconfig: " + (parsed == null ? "none" : parsed.getClass().getSimpleName()));
-        }
+        return new String(Base64.getDecoder().decode(value), StandardCharsets.US_ASCII);
     }
 
     HttpResponse<String> send(String method, String path, String body) {

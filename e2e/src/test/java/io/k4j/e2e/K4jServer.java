@@ -100,7 +100,7 @@ public final class K4jServer implements AutoCloseable {
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(
-                java, "-Xmx1g", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
+                java, "-Xmx1g", "--enable-native-access=ALL-UNNAMED", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
                 "--data-dir", dataDirectory.toString(),
                 "--bind-address", "127.0.0.1",
                 "--secure-port", Integer.toString(port),
