@@ -95,7 +95,8 @@ final class ApiServerBench {
      * and records, for every watcher, how long after the write started its event arrived.
      */
     Latencies watchFanOut(String namespace, int watchers, int changes) throws Exception {
-        client().require("POST", "/api/v1/namespaces/" + namespace + "/configmaps", PodTemplates.configMap("fan-out", "0"));
+        // Watch from before the create: every watcher then sees the create first, which proves it is connected.
+        String resourceVersion = resourceVersionOf(namespace);
         AtomicLong writeStartedNanos = new AtomicLong();
         AtomicInteger round = new AtomicInteger();
         ConcurrentLinkedQueue<Long> delays = new ConcurrentLinkedQueue<>();
@@ -104,8 +105,8 @@ final class ApiServerBench {
             delivered[i] = new CountDownLatch(watchers);
         }
         List<CompletableFuture<HttpResponse<Stream<String>>>> responses = new ArrayList<>();
-        String resourceVersion = resourceVersionOf(namespace);
-        try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+        ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor();
+        try {
             for (int watcher = 0; watcher < watchers; watcher++) {
                 ClusterClient client = clients.get(watcher % clients.size());
                 HttpRequest request = HttpRequest.newBuilder(client.server().resolve(URI.create(
@@ -131,7 +132,7 @@ final class ApiServerBench {
                     return null;
                 });
             }
-            // Round 0 is the create above: every watcher has seen it once all are connected.
+            client().require("POST", "/api/v1/namespaces/" + namespace + "/configmaps", PodTemplates.configMap("fan-out", "0"));
             if (!delivered[0].await(120, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("only " + (watchers - delivered[0].getCount()) + " of " + watchers + " watchers connected");
             }
@@ -152,7 +153,9 @@ final class ApiServerBench {
                     throw new IllegalStateException("change " + change + " reached only " + (watchers - delivered[change].getCount()) + " watchers");
                 }
             }
-            responses.forEach(response -> response.cancel(true));
+        } finally {
+            // Ends every stream (and its reader) whether the measurement succeeded or not.
+            responses.forEach(response -> response.thenAccept(open -> open.body().close()).cancel(true));
             readers.shutdownNow();
         }
         Latencies latencies = new Latencies();
