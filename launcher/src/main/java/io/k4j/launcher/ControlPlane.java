@@ -51,6 +51,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,12 +83,24 @@ final class ControlPlane implements AutoCloseable {
         ServiceCidr serviceCidr = ServiceCidr.parse(config.serviceClusterIpRange());
         String hostName = InetAddress.getLocalHost().getHostName();
 
-        ClusterPki pki = ClusterPki.loadOrCreate(dataDirectory.pkiDirectory(), pkiOptions(config, hostName, serviceCidr, clock));
-        LOG.info("PKI ready in {}", dataDirectory.pkiDirectory());
+        // The PKI (key generation on a first start, PEM parsing otherwise) and the storage do not depend on each
+        // other, so they are prepared at the same time.
+        PkiOptions pkiOptions = pkiOptions(config, hostName, serviceCidr, clock);
+        FutureTask<ClusterPki> pkiTask = new FutureTask<>(() -> ClusterPki.loadOrCreate(dataDirectory.pkiDirectory(), pkiOptions));
+        Thread.ofPlatform().name("pki-load").start(pkiTask);
 
         LOG.info("opening storage: {}", StorageBackends.describe(config.datastoreEndpoint(), dataDirectory));
         KeyValueStore storage = StorageBackends.open(config.datastoreEndpoint(), dataDirectory);
         LOG.info("storage ready at revision {}", storage.currentRevision());
+
+        ClusterPki pki;
+        try {
+            pki = pkiTask.get();
+        } catch (ExecutionException e) {
+            storage.close();
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+        LOG.info("PKI ready in {}", dataDirectory.pkiDirectory());
 
         LateBoundRegistry registry = new LateBoundRegistry();
         String serverUrl = "https://" + hostForUrl(kubeconfigHost(config)) + ":" + config.securePort();
