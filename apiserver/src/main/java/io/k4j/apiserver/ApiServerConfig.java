@@ -3,6 +3,7 @@ package io.k4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import io.k4j.api.patch.StrategicMergePatch;
+import io.k4j.api.schema.Schemas;
 import io.k4j.api.schema.UnknownFields;
 import io.k4j.apiserver.admission.AdmissionPlugin;
 import io.k4j.apiserver.authentication.Authenticator;
@@ -247,13 +248,18 @@ public record ApiServerConfig(
             if (openApi == null) {
                 openApi = new BuiltinOpenApi();
             }
+            if (unknownFields == null || strategicMergePatcher == null) {
+                // The built-in schemas take a second or more of CPU to build (reflection over every model class).
+                // They are only needed by writes with field validation and by strategic merge patches, so they are
+                // built in the background rather than before the server can listen; a request that needs them
+                // before they are done waits for them.
+                Thread.ofPlatform().daemon().name("schemas-warm-up").start(Schemas::builtin);
+            }
             if (unknownFields == null) {
-                UnknownFields builtin = UnknownFields.builtin();
-                unknownFields = (type, object) -> builtin.find(type.gvk(), object);
+                unknownFields = (type, object) -> UnknownFields.builtin().find(type.gvk(), object);
             }
             if (strategicMergePatcher == null) {
-                StrategicMergePatch builtin = StrategicMergePatch.builtin();
-                strategicMergePatcher = (type, original, patch) -> builtin.apply(type.gvk(), original, patch);
+                strategicMergePatcher = (type, original, patch) -> StrategicMergePatch.builtin().apply(type.gvk(), original, patch);
             }
             return new ApiServerConfig(host, port, servingKeyStore, servingKeyPassword, clientCaCertificates, authenticators, allowAnonymous,
                     Optional.ofNullable(impersonator), authorizers, admissionPlugins, storage, resources, createOnlyResources, nonResourceHandlers,

@@ -51,6 +51,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,12 +83,26 @@ final class ControlPlane implements AutoCloseable {
         ServiceCidr serviceCidr = ServiceCidr.parse(config.serviceClusterIpRange());
         String hostName = InetAddress.getLocalHost().getHostName();
 
-        ClusterPki pki = ClusterPki.loadOrCreate(dataDirectory.pkiDirectory(), pkiOptions(config, hostName, serviceCidr, clock));
-        LOG.info("PKI ready in {}", dataDirectory.pkiDirectory());
+        // The PKI (key generation on a first start, PEM parsing otherwise) and the storage do not depend on each
+        // other, so they are prepared at the same time.
+        PkiOptions pkiOptions = pkiOptions(config, hostName, serviceCidr, clock);
+        FutureTask<ClusterPki> pkiTask = new FutureTask<>(() -> ClusterPki.loadOrCreate(dataDirectory.pkiDirectory(), pkiOptions));
+        Thread.ofPlatform().name("pki-load").start(pkiTask);
 
         LOG.info("opening storage: {}", StorageBackends.describe(config.datastoreEndpoint(), dataDirectory));
         KeyValueStore storage = StorageBackends.open(config.datastoreEndpoint(), dataDirectory);
         LOG.info("storage ready at revision {}", storage.currentRevision());
+        LOG.debug("start-up: storage open at +{} ms", elapsedMillis(startedNanos));
+
+        ClusterPki pki;
+        try {
+            pki = pkiTask.get();
+        } catch (ExecutionException e) {
+            storage.close();
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+        LOG.info("PKI ready in {}", dataDirectory.pkiDirectory());
+        LOG.debug("start-up: PKI loaded at +{} ms", elapsedMillis(startedNanos));
 
         LateBoundRegistry registry = new LateBoundRegistry();
         String serverUrl = "https://" + hostForUrl(kubeconfigHost(config)) + ":" + config.securePort();
@@ -139,9 +155,12 @@ final class ControlPlane implements AutoCloseable {
                 .healthChecks(List.of(HealthCheck.of("poststarthook/k4j-bootstrap", bootstrapped::check)))
                 .clock(clock)
                 .build();
+        LOG.debug("start-up: apiserver configured at +{} ms", elapsedMillis(startedNanos));
         ApiServer apiServer = new ApiServer(apiServerConfig);
+        LOG.debug("start-up: apiserver constructed at +{} ms", elapsedMillis(startedNanos));
         registry.bind(apiServer.registry());
         apiServer.start();
+        LOG.debug("start-up: watch caches loaded and listening at +{} ms", elapsedMillis(startedNanos));
         LOG.info("apiserver serving on https://{}:{}", config.bindAddress().getHostAddress(), apiServer.port());
 
         new Bootstrap(registry).run(serviceCidr.firstAddress().getHostAddress(), config.advertiseAddress(), apiServer.port(), pki.caCertificatePem(),
@@ -149,14 +168,19 @@ final class ControlPlane implements AutoCloseable {
                         BootstrapPolicy.namespacedRoles(), BootstrapPolicy.namespacedRoleBindings()));
         ClusterRoleAggregator aggregator = new ClusterRoleAggregator(registry);
         aggregator.reconcile();
+        LOG.debug("start-up: bootstrap objects and cluster role aggregation done at +{} ms", elapsedMillis(startedNanos));
         RbacChangeReactor rbacChanges = new RbacChangeReactor(apiServer, rbacPolicy, aggregator);
 
         writeKubeconfigs(config, dataDirectory, pki, serverUrl);
         bootstrapped.markDone();
-        LOG.info("k4j server ready in {} ms; kubeconfig: {}", (System.nanoTime() - startedNanos) / 1_000_000, dataDirectory.adminKubeconfig());
+        LOG.info("k4j server ready in {} ms; kubeconfig: {}", elapsedMillis(startedNanos), dataDirectory.adminKubeconfig());
         ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(controlPlane::close));
         return controlPlane;
+    }
+
+    private static long elapsedMillis(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1_000_000;
     }
 
     /**

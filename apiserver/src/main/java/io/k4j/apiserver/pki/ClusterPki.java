@@ -19,6 +19,10 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.bouncycastle.asn1.ASN1Encodable;
@@ -80,16 +84,49 @@ public final class ClusterPki {
         this.options = options;
         SecureFiles.createDirectory(directory);
         this.authority = loadOrCreateAuthority();
-        this.apiServer = loadOrIssue("apiserver", () -> authority.issueServingCertificate(
-                        "kube-apiserver", apiServerDnsNames(), apiServerIpAddresses(), options.keyAlgorithm(), LEAF_VALIDITY),
-                certificate -> coversNames(certificate, apiServerDnsNames(), apiServerIpAddresses()));
-        this.apiServerKubeletClient = clientCertificate("apiserver-kubelet-client", APISERVER_KUBELET_CLIENT_USER, List.of("system:masters"));
-        this.admin = clientCertificate("admin", ADMIN_USER, List.of("system:masters"));
-        this.controllerManager = clientCertificate("kube-controller-manager", CONTROLLER_MANAGER_USER, List.of());
-        this.scheduler = clientCertificate("kube-scheduler", SCHEDULER_USER, List.of());
-        this.kubeProxy = clientCertificate("kube-proxy", KUBE_PROXY_USER, List.of());
-        this.nodeClient = nodeClientCertificate(options.nodeName());
-        this.serviceAccountKeys = loadOrCreateServiceAccountKeys();
+        // The leaves are independent of each other and each may need a new key pair (RSA key generation is the
+        // bulk of a first start), so they are loaded or issued on all cores at once.
+        int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        try (ExecutorService workers = Executors.newFixedThreadPool(threads, Thread.ofPlatform().daemon().name("pki-", 0).factory())) {
+            Future<CertificateAndKey> apiServerTask = workers.submit(() -> loadOrIssue("apiserver", () -> authority.issueServingCertificate(
+                            "kube-apiserver", apiServerDnsNames(), apiServerIpAddresses(), options.keyAlgorithm(), LEAF_VALIDITY),
+                    certificate -> coversNames(certificate, apiServerDnsNames(), apiServerIpAddresses())));
+            Future<CertificateAndKey> apiServerKubeletClientTask = workers.submit(() ->
+                    loadOrIssueClientCertificate("apiserver-kubelet-client", APISERVER_KUBELET_CLIENT_USER, List.of("system:masters")));
+            Future<CertificateAndKey> adminTask = workers.submit(() -> loadOrIssueClientCertificate("admin", ADMIN_USER, List.of("system:masters")));
+            Future<CertificateAndKey> controllerManagerTask = workers.submit(() ->
+                    loadOrIssueClientCertificate("kube-controller-manager", CONTROLLER_MANAGER_USER, List.of()));
+            Future<CertificateAndKey> schedulerTask = workers.submit(() -> loadOrIssueClientCertificate("kube-scheduler", SCHEDULER_USER, List.of()));
+            Future<CertificateAndKey> kubeProxyTask = workers.submit(() -> loadOrIssueClientCertificate("kube-proxy", KUBE_PROXY_USER, List.of()));
+            Future<CertificateAndKey> nodeClientTask = workers.submit(() -> loadOrIssueClientCertificate(
+                    "kubelet-" + options.nodeName(), NODE_USER_PREFIX + options.nodeName(), List.of(NODES_GROUP)));
+            Future<KeyPair> serviceAccountKeysTask = workers.submit(this::loadOrCreateServiceAccountKeys);
+            this.apiServer = result(apiServerTask);
+            this.apiServerKubeletClient = result(apiServerKubeletClientTask);
+            this.admin = result(adminTask);
+            this.controllerManager = result(controllerManagerTask);
+            this.scheduler = result(schedulerTask);
+            this.kubeProxy = result(kubeProxyTask);
+            this.nodeClient = result(nodeClientTask);
+            this.serviceAccountKeys = result(serviceAccountKeysTask);
+        }
+    }
+
+    private static <T> T result(Future<T> task) {
+        try {
+            return task.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("cannot load or create the PKI", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while loading or creating the PKI", e);
+        }
     }
 
     /** Loads the PKI in {@code directory}, creating whatever is missing or no longer fits. */
@@ -166,6 +203,10 @@ public final class ClusterPki {
      * issues and stores a new one otherwise.
      */
     public synchronized CertificateAndKey clientCertificate(String baseName, String user, List<String> groups) {
+        return loadOrIssueClientCertificate(baseName, user, groups);
+    }
+
+    private CertificateAndKey loadOrIssueClientCertificate(String baseName, String user, List<String> groups) {
         requireNonNull(baseName, "baseName is null");
         requireNonNull(user, "user is null");
         List<String> expectedGroups = List.copyOf(groups);
