@@ -2,8 +2,6 @@ package io.k4j.apiserver.filters;
 
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.endpoints.RequestInfo;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,51 +9,17 @@ import org.slf4j.LoggerFactory;
  * Writes one line per finished request to the {@code io.k4j.apiserver.audit} logger: who, what (verb, resource,
  * namespace, name or path), from where, the response code and the latency. Thread-safe.
  *
- * <p>The line is built on the request's thread but written by one background thread: a synchronous console
- * appender serialises every request on its lock and on a write system call, which capped create throughput under
- * concurrency. No line is dropped: when the background writer falls {@value #QUEUE_CAPACITY} lines behind, the
- * request's thread writes its line itself, which also slows callers down to what the log can take.
+ * <p>The line is built with a string builder rather than a format string: {@code String.format} parsed its pattern
+ * on every request and was the larger part of the audit cost on the create path.
  */
 public final class AuditLog {
     private static final Logger LOG = LoggerFactory.getLogger("io.k4j.apiserver.audit");
-    private static final int QUEUE_CAPACITY = 16_384;
-
-    /** Shared by every instance; the writer thread starts with the first line and is a daemon. */
-    private static final class Writer {
-        static final BlockingQueue<String> LINES = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
-
-        static {
-            Thread thread = new Thread(Writer::drain, "k4j-audit-log");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        private static void drain() {
-            while (true) {
-                try {
-                    LOG.info(LINES.take());
-                } catch (InterruptedException e) {
-                    // A daemon that lives as long as the JVM; nothing asks it to stop.
-                    Thread.interrupted();
-                } catch (RuntimeException e) {
-                    // A broken appender must not end audit logging for the rest of the process.
-                    LOG.warn("could not write an audit line: {}", e.toString());
-                }
-            }
-        }
-
-        static void write(String line) {
-            if (!LINES.offer(line)) {
-                LOG.info(line);
-            }
-        }
-    }
 
     public void record(UserInfo user, RequestInfo info, String method, String uri, String sourceAddress, String userAgent, int code, long nanos) {
         if (!LOG.isInfoEnabled()) {
             return;
         }
-        Writer.write(line(user, info, method, uri, sourceAddress, userAgent, code, nanos));
+        LOG.info(line(user, info, method, uri, sourceAddress, userAgent, code, nanos));
     }
 
     /** The audit line; package-private for tests. */
