@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Authenticates by TLS client certificate as upstream's x509 authenticator with its common-name mapping: the
@@ -33,7 +34,16 @@ public final class X509Authenticator implements Authenticator {
     private static final String CLIENT_AUTH_USAGE = "1.3.6.1.5.5.7.3.2";
     private static final String ANY_USAGE = "2.5.29.37.0";
 
+    private static final int MAX_CACHED_IDENTITIES = 1_024;
+
     private final InstantSource clock;
+    /**
+     * The user each certificate names. Parsing the subject and hashing the certificate cost more than the rest of a
+     * small request, and a client sends the same certificate on every request of its connections, so the answer is
+     * kept per certificate; the cache is emptied when it grows past {@value #MAX_CACHED_IDENTITIES} certificates.
+     * The validity and usage checks stay per request because they depend on the time.
+     */
+    private final Map<X509Certificate, Optional<UserInfo>> identities = new ConcurrentHashMap<>();
 
     public X509Authenticator(InstantSource clock) {
         this.clock = requireNonNull(clock, "clock is null");
@@ -52,6 +62,19 @@ public final class X509Authenticator implements Authenticator {
         if (!allowsClientAuthentication(leaf)) {
             throw StatusException.unauthorized();
         }
+        Optional<UserInfo> known = identities.get(leaf);
+        if (known != null) {
+            return known;
+        }
+        if (identities.size() >= MAX_CACHED_IDENTITIES) {
+            identities.clear();
+        }
+        Optional<UserInfo> identity = identity(leaf);
+        identities.put(leaf, identity);
+        return identity;
+    }
+
+    private static Optional<UserInfo> identity(X509Certificate leaf) {
         String name = ClusterPki.commonName(leaf);
         if (name.isEmpty()) {
             // Upstream does not treat a certificate without a CN as a user; other authenticators may still succeed.

@@ -800,6 +800,10 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
 
     /** Stored form: without resourceVersion, converted when the resource lives in another's storage. */
     private byte[] encode(ObjectNode served) {
+        if (conversion.isEmpty() && served.get("metadata") instanceof ObjectNode metadata && !metadata.has("resourceVersion")) {
+            // A create's object is already in its stored form; copying it only to remove nothing cost a deep copy.
+            return Json.write(served);
+        }
         ObjectNode stored = conversion.map(c -> c.toStorage(served)).orElseGet(served::deepCopy);
         ObjectMetadata.of(stored).remove("resourceVersion");
         return Json.write(stored);
