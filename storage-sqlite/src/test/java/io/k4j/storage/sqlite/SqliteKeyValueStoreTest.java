@@ -86,6 +86,14 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
     }
 
     @Test
+    void openCreatesMissingDirectories() {
+        try (SqliteKeyValueStore nested = SqliteKeyValueStore.open(directory.resolve("data/storage/k4j.db"))) {
+            nested.create("/registry/pods/default/a", bytes("x"), Lease.NONE);
+            assertThat(nested.currentRevision()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void concurrentWritesShareTransactionsAndFsyncs() throws Exception {
         long transactionsBefore = sqliteStore().committedTransactions();
         long syncsBefore = sqliteStore().walSyncs();
