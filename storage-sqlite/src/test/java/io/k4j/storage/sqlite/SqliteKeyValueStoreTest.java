@@ -76,7 +76,7 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
 
     @Test
     void leasesStillExpireAfterAReopen() {
-        long lease = store.grantLease(Duration.ofSeconds(1));
+        long lease = store.grantLease(Duration.ofSeconds(2));
         store.create("/registry/events/default/e", bytes("e"), lease);
         store.close();
 
