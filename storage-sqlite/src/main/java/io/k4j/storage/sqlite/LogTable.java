@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.Properties;
 
 /**
  * The schema and the SQL shared by the writer and the readers.
@@ -97,7 +98,10 @@ final class LogTable {
     private static final int WRITER_AUTOCHECKPOINT_PAGES = 65536;
 
     static Connection open(Path databaseFile, Role role) throws SQLException {
-        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + databaseFile.toAbsolutePath());
+        Properties properties = new Properties();
+        // Otherwise the driver runs "SELECT last_insert_rowid()" after every insert: we choose the ids.
+        properties.setProperty("jdbc.get_generated_keys", "false");
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + databaseFile.toAbsolutePath(), properties);
         try (Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA busy_timeout = 10000");
             statement.execute("PRAGMA cache_size = -32768");

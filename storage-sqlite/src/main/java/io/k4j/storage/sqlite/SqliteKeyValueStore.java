@@ -9,6 +9,8 @@ import io.k4j.storage.RangeResult;
 import io.k4j.storage.StorageException;
 import io.k4j.storage.Watch;
 import io.k4j.storage.WatchListener;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -66,7 +68,7 @@ public final class SqliteKeyValueStore implements KeyValueStore {
         }
     }
 
-    /** Opens (or creates) the database with the default options. */
+    /** Opens the database, creating it and its directory if needed, with the default options. */
     public static SqliteKeyValueStore open(Path databaseFile) {
         return open(databaseFile, SqliteOptions.defaults());
     }
@@ -74,6 +76,12 @@ public final class SqliteKeyValueStore implements KeyValueStore {
     public static SqliteKeyValueStore open(Path databaseFile, SqliteOptions options) {
         requireNonNull(databaseFile, "databaseFile is null");
         requireNonNull(options, "options is null");
+        Path directory = databaseFile.toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new StorageException.Unavailable("cannot create " + directory + ": " + e.getMessage(), e);
+        }
         DatabaseLock lock = DatabaseLock.acquire(databaseFile);
         try {
             return new SqliteKeyValueStore(databaseFile, options, lock);

@@ -75,6 +75,20 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
     }
 
     @Test
+    void leasesStillExpireAfterAReopen() {
+        long lease = store.grantLease(Duration.ofSeconds(2));
+        store.create("/registry/events/default/e", bytes("e"), lease);
+        store.close();
+
+        store = SqliteKeyValueStore.open(databaseFile(), SqliteOptions.defaults().withoutAutomaticCompaction());
+
+        // As in etcd, a reopened store gives every lease its full TTL again rather than expiring it at once.
+        assertThat(store.get("/registry/events/default/e")).isNotNull();
+        waitAtMost(Duration.ofSeconds(10)).until(() -> store.get("/registry/events/default/e") == null);
+        assertThatThrownBy(() -> store.keepAlive(lease)).isInstanceOf(StorageException.LeaseNotFound.class);
+    }
+
+    @Test
     void aSecondStoreCannotOpenTheSameFile() {
         assertThatThrownBy(() -> SqliteKeyValueStore.open(databaseFile()))
                 .isInstanceOf(StorageException.Unavailable.class)
@@ -83,6 +97,14 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
 
         store = SqliteKeyValueStore.open(databaseFile());
         assertThat(store.currentRevision()).isZero();
+    }
+
+    @Test
+    void openCreatesMissingDirectories() {
+        try (SqliteKeyValueStore nested = SqliteKeyValueStore.open(directory.resolve("data/storage/k4j.db"))) {
+            nested.create("/registry/pods/default/a", bytes("x"), Lease.NONE);
+            assertThat(nested.currentRevision()).isEqualTo(1);
+        }
     }
 
     @Test
