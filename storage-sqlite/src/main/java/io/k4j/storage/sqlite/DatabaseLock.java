@@ -28,10 +28,6 @@ final class DatabaseLock implements AutoCloseable {
         Path lockFile = databaseFile.resolveSibling(databaseFile.getFileName() + ".lock");
         FileChannel channel = null;
         try {
-            Path directory = databaseFile.toAbsolutePath().getParent();
-            if (directory != null) {
-                java.nio.file.Files.createDirectories(directory);
-            }
             channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock = channel.tryLock();
             if (lock == null) {
