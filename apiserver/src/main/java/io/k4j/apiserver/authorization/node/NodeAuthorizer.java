@@ -50,7 +50,7 @@ public final class NodeAuthorizer implements Authorizer {
         if (!user.groups().contains(NODES_GROUP) || !user.name().startsWith(NODE_USER_PREFIX)) {
             return Optional.empty();
         }
-        return Optional.of(user.name().substring(NODE_USER_PREFIX.length()));
+        return Optional.of(user.name().substring(NODE_USER_PREFIX.length())).filter(name -> !name.isEmpty());
     }
 
     @Override

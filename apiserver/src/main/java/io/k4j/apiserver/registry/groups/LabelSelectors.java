@@ -63,15 +63,6 @@ public final class LabelSelectors {
         return render(selector).map(text -> text.isEmpty() ? "<none>" : text).orElse("<error>");
     }
 
-    /** Upstream's {@code labels.FormatLabels}: sorted {@code k=v} pairs or {@code <none>}. */
-    public static String formatLabels(Map<String, String> labels) {
-        if (labels.isEmpty()) {
-            return "<none>";
-        }
-        List<String> pairs = new ArrayList<>();
-        new TreeMap<>(labels).forEach((key, value) -> pairs.add(key + "=" + value));
-        return String.join(",", pairs);
-    }
 
     /** Upstream's {@code labels.SelectorFromSet(...).String()} for map selectors (replication controllers). */
     public static String renderSet(Map<String, String> set) {

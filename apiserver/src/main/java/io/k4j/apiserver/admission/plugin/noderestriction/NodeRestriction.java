@@ -10,7 +10,7 @@ import io.k4j.apiserver.admission.AdmissionAttributes;
 import io.k4j.apiserver.admission.Operation;
 import io.k4j.apiserver.admission.Resources;
 import io.k4j.apiserver.admission.ValidatingAdmissionPlugin;
-import io.k4j.apiserver.authentication.UserInfo;
+import io.k4j.apiserver.authorization.node.NodeAuthorizer;
 import io.k4j.apiserver.registry.generic.Registry;
 import java.util.Iterator;
 import java.util.Map;
@@ -25,8 +25,6 @@ import java.util.Optional;
  */
 public final class NodeRestriction implements ValidatingAdmissionPlugin {
     public static final String NAME = "NodeRestriction";
-    static final String NODE_USER_PREFIX = "system:node:";
-    static final String NODES_GROUP = "system:nodes";
     static final String MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
     /** Labels with this prefix are for administrators to isolate nodes; kubelets may not set them. */
     static final String RESTRICTED_LABEL_PREFIX = "node-restriction.kubernetes.io/";
@@ -47,17 +45,9 @@ public final class NodeRestriction implements ValidatingAdmissionPlugin {
         return operation != Operation.CONNECT;
     }
 
-    /** The node name of a kubelet's identity, if the user is one. */
-    static Optional<String> nodeName(UserInfo user) {
-        if (!user.groups().contains(NODES_GROUP) || !user.name().startsWith(NODE_USER_PREFIX)) {
-            return Optional.empty();
-        }
-        return Optional.of(user.name().substring(NODE_USER_PREFIX.length())).filter(name -> !name.isEmpty());
-    }
-
     @Override
     public void validate(AdmissionAttributes attributes) {
-        Optional<String> node = nodeName(attributes.user());
+        Optional<String> node = NodeAuthorizer.nodeName(attributes.user());
         if (node.isEmpty()) {
             return;
         }

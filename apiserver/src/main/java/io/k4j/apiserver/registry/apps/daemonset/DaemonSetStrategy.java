@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
 import io.k4j.apiserver.registry.groups.GoMaps;
@@ -163,7 +164,7 @@ public final class DaemonSetStrategy extends SpecAndStatusStrategy {
         for (String field : List.of("desiredNumberScheduled", "currentNumberScheduled", "numberReady", "updatedNumberScheduled", "numberAvailable")) {
             cells.add(Json.longValue(object, "status", field));
         }
-        cells.add(LabelSelectors.formatLabels(Json.stringMap(object, "spec", "template", "spec", "nodeSelector")));
+        cells.add(Printing.formatLabels(object.path("spec").path("template").path("spec").path("nodeSelector")));
         cells.add(ages.since(Json.text(object, "metadata", "creationTimestamp")));
         cells.addAll(Templates.containerCells(Json.at(object, "spec", "template", "spec")));
         cells.add(LabelSelectors.format(Json.at(object, "spec", "selector")));
