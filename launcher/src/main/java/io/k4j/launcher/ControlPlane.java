@@ -68,12 +68,17 @@ final class ControlPlane implements AutoCloseable {
     private final KeyValueStore storage;
     private final ApiServer apiServer;
     private final RbacChangeReactor rbacChanges;
+    private final ComponentClients componentClients;
+    private final List<Component> components;
     private final CountDownLatch terminated = new CountDownLatch(1);
 
-    private ControlPlane(KeyValueStore storage, ApiServer apiServer, RbacChangeReactor rbacChanges) {
+    private ControlPlane(KeyValueStore storage, ApiServer apiServer, RbacChangeReactor rbacChanges, ComponentClients componentClients,
+            List<Component> components) {
         this.storage = requireNonNull(storage, "storage is null");
         this.apiServer = requireNonNull(apiServer, "apiServer is null");
         this.rbacChanges = requireNonNull(rbacChanges, "rbacChanges is null");
+        this.componentClients = requireNonNull(componentClients, "componentClients is null");
+        this.components = List.copyOf(requireNonNull(components, "components is null"));
     }
 
     static ControlPlane start(ServerConfig config) throws Exception {
@@ -174,7 +179,14 @@ final class ControlPlane implements AutoCloseable {
         writeKubeconfigs(config, dataDirectory, pki, serverUrl);
         bootstrapped.markDone();
         LOG.info("k4j server ready in {} ms; kubeconfig: {}", elapsedMillis(startedNanos), dataDirectory.adminKubeconfig());
-        ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges);
+
+        ComponentClients componentClients = new ComponentClients("https://127.0.0.1:" + apiServer.port(), pki);
+        List<Component> components = Components.create(config, componentClients);
+        ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges, componentClients, components);
+        for (Component component : components) {
+            component.start();
+            LOG.info("started {} at +{} ms", component.name(), elapsedMillis(startedNanos));
+        }
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(controlPlane::close));
         return controlPlane;
     }
@@ -274,6 +286,10 @@ final class ControlPlane implements AutoCloseable {
             return;
         }
         LOG.info("shutting down");
+        for (Component component : components.reversed()) {
+            component.close();
+        }
+        componentClients.close();
         rbacChanges.close();
         try {
             apiServer.close();

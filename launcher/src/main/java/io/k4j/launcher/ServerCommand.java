@@ -40,6 +40,19 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--write-kubeconfig", description = "Also write the admin kubeconfig here (default ~/.kube/config when it does not exist).")
     Path writeKubeconfig;
 
+    @Option(names = "--cluster-cidr", defaultValue = "10.42.0.0/16", description = "Pod CIDR; each node gets a /24 of it (default ${DEFAULT-VALUE}).")
+    String clusterCidr;
+
+    @Option(names = "--controllers", split = ",", defaultValue = "*",
+            description = "Controllers to run: '*' for all on by default, 'foo' to add one, '-foo' to leave one out (default ${DEFAULT-VALUE}).")
+    List<String> controllers = new ArrayList<>();
+
+    @Option(names = "--scheduler-config", description = "A KubeSchedulerConfiguration file (profiles, plugins, weights).")
+    Path schedulerConfig;
+
+    @Option(names = "--simulated-nodes", defaultValue = "0", description = "How many simulated (KWOK-like) nodes to run in this process (default ${DEFAULT-VALUE}).")
+    int simulatedNodes;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -66,6 +79,10 @@ final class ServerCommand implements Callable<Integer> {
                 Optional.ofNullable(tokenAuthFile),
                 serviceClusterIpRange,
                 Optional.of(writeKubeconfig == null ? defaultKubeconfig : writeKubeconfig),
+                clusterCidr,
+                controllers,
+                Optional.ofNullable(schedulerConfig),
+                simulatedNodes,
                 verbosity);
     }
 }

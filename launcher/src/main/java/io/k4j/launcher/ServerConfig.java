@@ -21,6 +21,10 @@ import java.util.Optional;
  * @param tokenAuthFile a static token file (upstream CSV format), if any
  * @param serviceClusterIpRange the service CIDR; its first address is the {@code kubernetes} service's
  * @param writeKubeconfig also write the admin kubeconfig here when the file does not exist
+ * @param clusterCidr the pod CIDR that node IPAM cuts each node's podCIDR from
+ * @param controllers which controllers run, upstream's {@code --controllers} syntax ({@code *}, {@code foo}, {@code -foo})
+ * @param schedulerConfig a {@code KubeSchedulerConfiguration} file, if any
+ * @param simulatedNodes how many simulated (KWOK-like) nodes this server hosts
  * @param verbosity upstream-style {@code -v} level
  */
 public record ServerConfig(
@@ -33,6 +37,10 @@ public record ServerConfig(
         Optional<Path> tokenAuthFile,
         String serviceClusterIpRange,
         Optional<Path> writeKubeconfig,
+        String clusterCidr,
+        List<String> controllers,
+        Optional<Path> schedulerConfig,
+        int simulatedNodes,
         int verbosity) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
@@ -46,5 +54,11 @@ public record ServerConfig(
         requireNonNull(tokenAuthFile, "tokenAuthFile is null");
         requireNonNull(serviceClusterIpRange, "serviceClusterIpRange is null");
         requireNonNull(writeKubeconfig, "writeKubeconfig is null");
+        requireNonNull(clusterCidr, "clusterCidr is null");
+        controllers = List.copyOf(requireNonNull(controllers, "controllers is null"));
+        requireNonNull(schedulerConfig, "schedulerConfig is null");
+        if (simulatedNodes < 0) {
+            throw new IllegalArgumentException("simulatedNodes must not be negative: " + simulatedNodes);
+        }
     }
 }
