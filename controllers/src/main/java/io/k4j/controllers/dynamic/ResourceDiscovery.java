@@ -1,0 +1,68 @@
+package io.k4j.controllers.dynamic;
+
+import io.fabric8.kubernetes.api.model.APIGroup;
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads the apiserver's discovery documents into {@link ApiResource}s, as client-go's discovery client does for
+ * controllers that act on every resource (garbage collector, namespace deletion, quota). Stateless.
+ */
+public final class ResourceDiscovery {
+    private ResourceDiscovery() {}
+
+    /** Every top-level resource of every served group version (subresources left out), preferred versions first. */
+    public static List<ApiResource> all(KubernetesClient client) {
+        List<ApiResource> resources = new ArrayList<>();
+        addResources(resources, "", client.getApiResources("v1"), "v1");
+        for (APIGroup group : client.getApiGroups().getGroups()) {
+            String preferred = group.getPreferredVersion() == null ? null : group.getPreferredVersion().getGroupVersion();
+            List<String> groupVersions = new ArrayList<>();
+            if (preferred != null) {
+                groupVersions.add(preferred);
+            }
+            for (GroupVersionForDiscovery version : group.getVersions()) {
+                if (!version.getGroupVersion().equals(preferred)) {
+                    groupVersions.add(version.getGroupVersion());
+                }
+            }
+            for (String groupVersion : groupVersions) {
+                addResources(resources, group.getName(), client.getApiResources(groupVersion), groupVersion.substring(groupVersion.indexOf('/') + 1));
+            }
+        }
+        return List.copyOf(resources);
+    }
+
+    /** The resources of the preferred version of each group only: what acts on stored objects exactly once. */
+    public static List<ApiResource> preferred(KubernetesClient client) {
+        List<ApiResource> resources = new ArrayList<>();
+        addResources(resources, "", client.getApiResources("v1"), "v1");
+        for (APIGroup group : client.getApiGroups().getGroups()) {
+            Optional<String> preferred = Optional.ofNullable(group.getPreferredVersion()).map(GroupVersionForDiscovery::getGroupVersion)
+                    .or(() -> group.getVersions().stream().findFirst().map(GroupVersionForDiscovery::getGroupVersion));
+            if (preferred.isPresent()) {
+                String groupVersion = preferred.get();
+                addResources(resources, group.getName(), client.getApiResources(groupVersion), groupVersion.substring(groupVersion.indexOf('/') + 1));
+            }
+        }
+        return List.copyOf(resources);
+    }
+
+    private static void addResources(List<ApiResource> into, String group, APIResourceList list, String version) {
+        if (list == null || list.getResources() == null) {
+            return;
+        }
+        for (APIResource resource : list.getResources()) {
+            if (resource.getName().contains("/")) {
+                continue;
+            }
+            into.add(new ApiResource(group, version, resource.getKind(), resource.getName(), Boolean.TRUE.equals(resource.getNamespaced()),
+                    resource.getVerbs() == null ? List.of() : resource.getVerbs()));
+        }
+    }
+}
