@@ -2,6 +2,10 @@ package io.k4j.controllers;
 
 import io.k4j.controllerkit.manager.ControllerDescriptor;
 import io.k4j.controllers.garbagecollector.GarbageCollectorController;
+import io.k4j.controllers.namespace.NamespaceController;
+import io.k4j.controllers.podgc.PodGarbageCollector;
+import io.k4j.controllers.rootcacertpublisher.RootCaCertPublisher;
+import io.k4j.controllers.serviceaccount.ServiceAccountsController;
 import java.util.List;
 
 /**
@@ -13,7 +17,11 @@ public final class KubeControllers {
 
     public static List<ControllerDescriptor> descriptors() {
         return List.of(
-                new ControllerDescriptor(GarbageCollectorController.NAME, true, 20, GarbageCollectorController::new)
+                new ControllerDescriptor(NamespaceController.NAME, true, 10, NamespaceController::new),
+                new ControllerDescriptor(ServiceAccountsController.NAME, true, 1, ServiceAccountsController::new),
+                new ControllerDescriptor(RootCaCertPublisher.NAME, true, 1, RootCaCertPublisher::new),
+                new ControllerDescriptor(GarbageCollectorController.NAME, true, 20, GarbageCollectorController::new),
+                new ControllerDescriptor(PodGarbageCollector.NAME, true, 1, PodGarbageCollector::new)
         );
     }
 }

@@ -66,27 +66,35 @@ public final class DynamicClient {
         return send("DELETE", resource.collectionPath(namespace), options);
     }
 
-    private boolean send(String method, String path, DeleteOptions options) {
+    /**
+     * Sends {@code body} as JSON with {@code method} to {@code path} (e.g. a PUT to {@code namespaces/x/finalize});
+     * returns the response body, empty on 404; other failures are {@link KubernetesClientException}s with the status.
+     */
+    public Optional<String> request(String method, String path, Object body) {
         HttpClient http = client.getHttpClient();
         String base = client.getMasterUrl().toString();
         String url = base.endsWith("/") ? base.substring(0, base.length() - 1) + path : base + path;
-        String body = client.getKubernetesSerialization().asJson(options);
-        HttpRequest request = http.newHttpRequestBuilder().uri(url).method(method, "application/json", body).build();
+        String json = client.getKubernetesSerialization().asJson(body);
+        HttpRequest request = http.newHttpRequestBuilder().uri(url).method(method, "application/json", json).build();
         try {
             HttpResponse<String> response = http.sendAsync(request, String.class).get();
             if (response.code() == HttpURLConnection.HTTP_NOT_FOUND) {
-                return false;
+                return Optional.empty();
             }
             if (response.code() >= 300) {
                 throw failure(response);
             }
-            return true;
+            return Optional.ofNullable(response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KubernetesClientException("interrupted during " + method + " " + path, e);
         } catch (ExecutionException e) {
             throw new KubernetesClientException(method + " " + path + " failed: " + e.getCause().getMessage(), e.getCause());
         }
+    }
+
+    private boolean send(String method, String path, DeleteOptions options) {
+        return request(method, path, options).isPresent();
     }
 
     private KubernetesClientException failure(HttpResponse<String> response) {

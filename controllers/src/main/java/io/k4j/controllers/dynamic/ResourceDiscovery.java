@@ -53,6 +53,36 @@ public final class ResourceDiscovery {
         return List.copyOf(resources);
     }
 
+    /** What discovery found, and the group versions it could not read (upstream's partial discovery failure). */
+    public record Discovered(List<ApiResource> resources, List<String> failures) {
+        public Discovered {
+            resources = List.copyOf(resources);
+            failures = List.copyOf(failures);
+        }
+    }
+
+    /** Like {@link #preferred} but a group version that fails to answer is reported rather than failing the whole. */
+    public static Discovered preferredTolerant(KubernetesClient client) {
+        List<ApiResource> resources = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        List<String> groupVersions = new ArrayList<>();
+        groupVersions.add("v1");
+        for (APIGroup group : client.getApiGroups().getGroups()) {
+            Optional.ofNullable(group.getPreferredVersion()).map(GroupVersionForDiscovery::getGroupVersion)
+                    .or(() -> group.getVersions().stream().findFirst().map(GroupVersionForDiscovery::getGroupVersion))
+                    .ifPresent(groupVersions::add);
+        }
+        for (String groupVersion : groupVersions) {
+            int slash = groupVersion.indexOf('/');
+            try {
+                addResources(resources, slash < 0 ? "" : groupVersion.substring(0, slash), client.getApiResources(groupVersion), groupVersion.substring(slash + 1));
+            } catch (RuntimeException e) {
+                failures.add(groupVersion + ": " + e.getMessage());
+            }
+        }
+        return new Discovered(resources, failures);
+    }
+
     private static void addResources(List<ApiResource> into, String group, APIResourceList list, String version) {
         if (list == null || list.getResources() == null) {
             return;
