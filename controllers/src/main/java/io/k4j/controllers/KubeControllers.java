@@ -4,6 +4,7 @@ import io.k4j.controllerkit.manager.ControllerDescriptor;
 import io.k4j.controllers.garbagecollector.GarbageCollectorController;
 import io.k4j.controllers.namespace.NamespaceController;
 import io.k4j.controllers.podgc.PodGarbageCollector;
+import io.k4j.controllers.resourcequota.ResourceQuotaController;
 import io.k4j.controllers.rootcacertpublisher.RootCaCertPublisher;
 import io.k4j.controllers.serviceaccount.ServiceAccountsController;
 import java.util.List;
@@ -21,7 +22,8 @@ public final class KubeControllers {
                 new ControllerDescriptor(ServiceAccountsController.NAME, true, 1, ServiceAccountsController::new),
                 new ControllerDescriptor(RootCaCertPublisher.NAME, true, 1, RootCaCertPublisher::new),
                 new ControllerDescriptor(GarbageCollectorController.NAME, true, 20, GarbageCollectorController::new),
-                new ControllerDescriptor(PodGarbageCollector.NAME, true, 1, PodGarbageCollector::new)
+                new ControllerDescriptor(PodGarbageCollector.NAME, true, 1, PodGarbageCollector::new),
+                new ControllerDescriptor(ResourceQuotaController.NAME, true, 5, ResourceQuotaController::new)
         );
     }
 }
