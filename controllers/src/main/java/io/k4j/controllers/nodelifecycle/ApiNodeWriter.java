@@ -28,8 +28,7 @@ final class ApiNodeWriter implements NodeWriter {
 
     @Override
     public void updateConditions(Node node, List<NodeCondition> conditions) {
-        Node changed = new NodeBuilder(node).build();
-        changed.getStatus().setConditions(new ArrayList<>(conditions));
+        Node changed = new NodeBuilder(node).editOrNewStatus().withConditions(new ArrayList<>(conditions)).endStatus().build();
         client.nodes().resource(changed).updateStatus();
     }
 

@@ -150,7 +150,14 @@ public final class NodeLifecycleController implements Controller {
             tainters.computeIfAbsent(zone, key -> new RateLimitedTainter(NODE_EVICTION_RATE, now));
             zoneSizes.merge(zone, 1, Integer::sum);
             Optional<NodeCondition> observedReady = NodeTaints.condition(node, "Ready");
-            Optional<NodeCondition> currentReady = tryUpdateNodeHealth(node, now);
+            Optional<NodeCondition> currentReady;
+            try {
+                currentReady = tryUpdateNodeHealth(node, now);
+            } catch (RuntimeException e) {
+                // One node the API refuses to update must not stop the others' health checks.
+                LOG.warn("could not update the health of node {}: {}", name, e.getMessage());
+                currentReady = observedReady;
+            }
             readinessByZone.computeIfAbsent(zone, key -> new ArrayList<>())
                     .add(currentReady.map(condition -> "True".equals(condition.getStatus())).orElse(false));
             if (currentReady.isEmpty()) {
@@ -226,7 +233,7 @@ public final class NodeLifecycleController implements Controller {
             }
         }
         if (changed) {
-            LOG.info("node {} hasn't been updated for {}; marking its conditions Unknown", name, Duration.between(previous.probeTimestamp, now));
+            LOG.info("node {} hasn't been updated for {}s; marking its conditions Unknown", name, Duration.between(previous.probeTimestamp, now).toSeconds());
             writer.updateConditions(node, conditions);
             events.event(node, EventRecorder.NORMAL, "NodeNotReady", "Node " + name + " status is now: NodeNotReady");
         }

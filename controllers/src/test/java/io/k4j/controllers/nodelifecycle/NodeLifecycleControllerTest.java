@@ -59,6 +59,22 @@ class NodeLifecycleControllerTest {
     }
 
     @Test
+    void nodeThatNeverPostedStatusIsMarkedAfterTheStartupGracePeriod() {
+        nodes.put(new NodeBuilder().withNewMetadata().withName("new").withCreationTimestamp("2026-01-01T00:00:00Z").endMetadata().build());
+        nodes.put(readyNode("b", "zone-2"));
+        controller.monitorNodeHealth();
+
+        clock.advance(NodeLifecycleController.NODE_STARTUP_GRACE_PERIOD.plusSeconds(1));
+        renewLease("b");
+        controller.monitorNodeHealth();
+        controller.doNoExecuteTaintingPass();
+
+        assertThat(condition("new", "Ready").getReason()).isEqualTo("NodeStatusNeverUpdated");
+        assertThat(condition("new", "Ready").getMessage()).isEqualTo("Kubelet never posted node status.");
+        assertThat(taintKeys("new")).containsExactly("node.kubernetes.io/unreachable:NoExecute");
+    }
+
+    @Test
     void recoveredNodeLosesItsNoExecuteTaint() {
         Node node = readyNode("a", "zone-1");
         node.getSpec().setTaints(new ArrayList<>(List.of(NodeTaints.taint(NodeTaints.UNREACHABLE, "NoExecute", "2026-01-01T00:00:00Z"))));
@@ -153,14 +169,12 @@ class NodeLifecycleControllerTest {
     private final class CacheWriter implements NodeWriter {
         @Override
         public void updateConditions(Node node, List<NodeCondition> conditions) {
-            Node changed = new NodeBuilder(node).build();
-            changed.getStatus().setConditions(new ArrayList<>(conditions));
-            nodes.put(changed);
+            nodes.put(new NodeBuilder(node).editOrNewStatus().withConditions(new ArrayList<>(conditions)).endStatus().build());
         }
 
         @Override
         public void updateTaints(String nodeName, UnaryOperator<List<Taint>> change) {
-            Node changed = new NodeBuilder(nodes.getByKey(nodeName)).build();
+            Node changed = new NodeBuilder(nodes.getByKey(nodeName)).editOrNewSpec().endSpec().build();
             changed.getSpec().setTaints(new ArrayList<>(change.apply(new ArrayList<>(NodeTaints.taints(changed)))));
             nodes.put(changed);
         }
