@@ -260,7 +260,7 @@ public final class NodeLifecycleController implements Controller {
             }
             default -> {
                 tainter.remove(name);
-                if (NodeTaints.has(node, NodeTaints.NOT_READY, NodeTaints.NO_EXECUTE) || NodeTaints.has(node, NodeTaints.UNREACHABLE, NodeTaints.NO_EXECUTE)) {
+                if (hasNoExecuteTaint(node)) {
                     markNodeAsReachable(name);
                 }
             }
@@ -308,12 +308,16 @@ public final class NodeLifecycleController implements Controller {
         });
     }
 
+    private static boolean hasNoExecuteTaint(Node node) {
+        return NodeTaints.has(node, NodeTaints.NOT_READY, NodeTaints.NO_EXECUTE) || NodeTaints.has(node, NodeTaints.UNREACHABLE, NodeTaints.NO_EXECUTE);
+    }
+
     private void markNodeAsReachable(String node) {
         writer.updateTaints(node, taints -> taints.stream()
                 .filter(taint -> !(NodeTaints.NO_EXECUTE.equals(taint.getEffect())
                         && (NodeTaints.NOT_READY.equals(taint.getKey()) || NodeTaints.UNREACHABLE.equals(taint.getKey()))))
                 .toList());
-        LOG.info("node {} is ready again; removed its NoExecute taints", node);
+        LOG.info("removed the NoExecute taints of node {}", node);
     }
 
     private void markPodsNotReady(Node node, Instant now) {
@@ -336,7 +340,9 @@ public final class NodeLifecycleController implements Controller {
         if (allDisrupted && !allZonesDisrupted) {
             LOG.warn("all nodes are not ready; entering master disruption mode: no taints, no evictions");
             for (Node node : nodes.list()) {
-                markNodeAsReachable(node.getMetadata().getName());
+                if (hasNoExecuteTaint(node)) {
+                    markNodeAsReachable(node.getMetadata().getName());
+                }
             }
             tainters.values().forEach(tainter -> tainter.swapRate(0));
         } else if (!allDisrupted && allZonesDisrupted) {

@@ -99,6 +99,17 @@ class NodeLifecycleControllerTest {
         assertThat(readyStatus("a")).isEqualTo("Unknown");
         assertThat(taintKeys("a")).isEmpty();
         assertThat(taintKeys("b")).isEmpty();
+
+        Node recovered = nodes.getByKey("b");
+        recovered.getStatus().getConditions().get(0).setStatus("True");
+        recovered.getStatus().getConditions().get(0).setLastHeartbeatTime("2026-01-01T00:01:30Z");
+        controller.monitorNodeHealth();
+        for (int second = 0; second < 11; second++) {
+            clock.advance(Duration.ofSeconds(1));
+            controller.doNoExecuteTaintingPass();
+        }
+
+        assertThat(taintKeys("a")).as("tainting resumes at the normal rate").containsExactly("node.kubernetes.io/unreachable:NoExecute");
     }
 
     @Test
