@@ -1,12 +1,16 @@
 package io.k4j.controllers;
 
 import io.k4j.controllerkit.manager.ControllerDescriptor;
+import io.k4j.controllers.disruption.DisruptionController;
 import io.k4j.controllers.garbagecollector.GarbageCollectorController;
 import io.k4j.controllers.namespace.NamespaceController;
+import io.k4j.controllers.nodeipam.NodeIpamController;
+import io.k4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.k4j.controllers.podgc.PodGarbageCollector;
 import io.k4j.controllers.resourcequota.ResourceQuotaController;
 import io.k4j.controllers.rootcacertpublisher.RootCaCertPublisher;
 import io.k4j.controllers.serviceaccount.ServiceAccountsController;
+import io.k4j.controllers.tainteviction.TaintEvictionController;
 import java.util.List;
 
 /**
@@ -23,7 +27,11 @@ public final class KubeControllers {
                 new ControllerDescriptor(RootCaCertPublisher.NAME, true, 1, RootCaCertPublisher::new),
                 new ControllerDescriptor(GarbageCollectorController.NAME, true, 20, GarbageCollectorController::new),
                 new ControllerDescriptor(PodGarbageCollector.NAME, true, 1, PodGarbageCollector::new),
-                new ControllerDescriptor(ResourceQuotaController.NAME, true, 5, ResourceQuotaController::new)
+                new ControllerDescriptor(ResourceQuotaController.NAME, true, 5, ResourceQuotaController::new),
+                new ControllerDescriptor(NodeIpamController.NAME, true, 1, NodeIpamController::new),
+                new ControllerDescriptor(NodeLifecycleController.NAME, true, 1, NodeLifecycleController::new),
+                new ControllerDescriptor(TaintEvictionController.NAME, true, 1, TaintEvictionController::new),
+                new ControllerDescriptor(DisruptionController.NAME, true, 1, DisruptionController::new)
         );
     }
 }
