@@ -51,7 +51,8 @@ public final class DependencyGraph {
     private static final class Node {
         ObjectIdentity identity;
         List<OwnerReference> owners = List.of();
-        final Set<Node> dependents = new LinkedHashSet<>();
+        /** Allocated on the first dependent: most objects (pods, leases, events) never own anything. */
+        Set<Node> dependents = Set.of();
         boolean virtual;
         boolean beingDeleted;
         boolean deletingDependents;
@@ -60,6 +61,19 @@ public final class DependencyGraph {
         Node(ObjectIdentity identity, boolean virtual) {
             this.identity = identity;
             this.virtual = virtual;
+        }
+
+        void addDependent(Node dependent) {
+            if (dependents.isEmpty()) {
+                dependents = new LinkedHashSet<>();
+            }
+            dependents.add(dependent);
+        }
+
+        void removeDependent(Node dependent) {
+            if (!dependents.isEmpty()) {
+                dependents.remove(dependent);
+            }
         }
 
         boolean blocks(String ownerUid) {
@@ -147,7 +161,7 @@ public final class DependencyGraph {
         for (OwnerReference reference : node.owners) {
             Node owner = nodes.get(reference.getUid());
             if (owner != null) {
-                owner.dependents.remove(node);
+                owner.removeDependent(node);
                 if (owner.deletingDependents) {
                     // One dependent fewer may be all a foreground deletion waited for.
                     attemptToDelete.add(owner.identity);
@@ -169,7 +183,7 @@ public final class DependencyGraph {
             // Nothing may ever report this owner (absent, or of an unwatched kind): check it with the API.
             attemptToDelete.add(owner.identity);
         }
-        owner.dependents.add(dependent);
+        owner.addDependent(dependent);
     }
 
     private void updateOwners(Node node, List<OwnerReference> newOwners) {
@@ -191,7 +205,7 @@ public final class DependencyGraph {
             if (!newByUid.containsKey(owner.getUid())) {
                 Node ownerNode = nodes.get(owner.getUid());
                 if (ownerNode != null) {
-                    ownerNode.dependents.remove(node);
+                    ownerNode.removeDependent(node);
                 }
                 wakeForegroundOwner(owner.getUid());
             }

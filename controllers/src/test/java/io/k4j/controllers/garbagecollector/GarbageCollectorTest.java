@@ -79,6 +79,23 @@ class GarbageCollectorTest {
     }
 
     @Test
+    void aDependentThatDropsItsBlockingReferenceReleasesAForegroundOwner() throws Exception {
+        api.add(REPLICA_SETS, replicaSet("web", "rs-1"));
+        api.add(PODS, new ObjectMetaBuilder(pod("web-a", "pod-a", owner("web", "rs-1", true))).withFinalizers("example.com/hold").build());
+        api.add(REPLICA_SETS, new ObjectMetaBuilder(replicaSet("web", "rs-1"))
+                .withDeletionTimestamp("2026-01-01T00:00:00Z").withFinalizers(ObservedObject.FOREGROUND_FINALIZER).build());
+        drain();
+        assertThat(api.exists(REPLICA_SETS, "default", "web")).isTrue();
+
+        // Someone else takes the pod over: it no longer blocks the owner's deletion.
+        api.setOwnerReferences(PODS, api.get(PODS, "default", "web-a").orElseThrow(), List.of(owner("web", "rs-1", false)));
+        drain();
+
+        assertThat(api.exists(REPLICA_SETS, "default", "web")).isFalse();
+        assertThat(api.exists(PODS, "default", "web-a")).as("held by its own finalizer").isTrue();
+    }
+
+    @Test
     void orphaningRemovesTheOwnerReferenceFromEveryDependentThenTheFinalizer() throws Exception {
         OwnerReference other = new OwnerReferenceBuilder(owner("keeper", "rs-2", false)).build();
         api.add(REPLICA_SETS, replicaSet("keeper", "rs-2"));
