@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -19,11 +19,14 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -147,7 +150,7 @@ class GarbageCollectionIT {
         kubectl.run("delete", "namespace", "held", "--wait=false").assertSuccess();
 
         await().atMost(TIMEOUT).untilAsserted(() -> {
-            var namespace = client.namespaces().withName("held").get();
+            Namespace namespace = client.namespaces().withName("held").get();
             assertThat(namespace.getStatus().getPhase()).isEqualTo("Terminating");
             assertThat(namespace.getStatus().getConditions()).anySatisfy(condition -> {
                 assertThat(condition.getType()).isEqualTo("NamespaceFinalizersRemaining");
@@ -172,7 +175,7 @@ class GarbageCollectionIT {
         });
         String caData = Config.fromKubeconfig(Files.readString(server.kubeconfig())).getCaCertData();
         String published = client.configMaps().inNamespace("fresh").withName("kube-root-ca.crt").get().getData().get("ca.crt");
-        assertThat(published).isEqualTo(new String(java.util.Base64.getDecoder().decode(caData), java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(published).isEqualTo(new String(Base64.getDecoder().decode(caData), StandardCharsets.UTF_8));
 
         kubectl.run("delete", "serviceaccount", "default", "-n", "fresh").assertSuccess();
         kubectl.run("delete", "configmap", "kube-root-ca.crt", "-n", "fresh").assertSuccess();
@@ -215,7 +218,7 @@ class GarbageCollectionIT {
             return Map.of();
         }
         return quota.getStatus().getUsed().entrySet().stream()
-                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().toString()));
+                .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().toString()));
     }
 
     private static ReplicaSet replicaSet(String name) {

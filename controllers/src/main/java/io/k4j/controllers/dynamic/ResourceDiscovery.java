@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,6 +38,18 @@ public final class ResourceDiscovery {
             }
         }
         return List.copyOf(resources);
+    }
+
+    /** The resources of the first (preferred) version of each group in {@code all}'s result, without asking again. */
+    public static List<ApiResource> preferredOf(List<ApiResource> all) {
+        Map<String, String> versions = new HashMap<>();
+        List<ApiResource> preferred = new ArrayList<>();
+        for (ApiResource resource : all) {
+            if (versions.computeIfAbsent(resource.group(), ignored -> resource.version()).equals(resource.version())) {
+                preferred.add(resource);
+            }
+        }
+        return List.copyOf(preferred);
     }
 
     /** The resources of the preferred version of each group only: what acts on stored objects exactly once. */

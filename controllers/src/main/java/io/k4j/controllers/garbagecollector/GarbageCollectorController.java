@@ -119,7 +119,7 @@ public final class GarbageCollectorController implements Controller {
         List<ApiResource> all = ResourceDiscovery.all(readClient);
         kinds = new ResourceKinds(all);
         Map<String, ApiResource> wanted = new HashMap<>();
-        for (ApiResource resource : ResourceDiscovery.preferred(readClient)) {
+        for (ApiResource resource : ResourceDiscovery.preferredOf(all)) {
             if (resource.supports("list") && resource.supports("watch") && resource.supports("delete") && !IGNORED.contains(resource.groupResource())) {
                 wanted.putIfAbsent(resource.groupResource(), resource);
             }

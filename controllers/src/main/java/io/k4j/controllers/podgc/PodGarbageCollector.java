@@ -15,6 +15,7 @@ import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -162,7 +163,7 @@ public final class PodGarbageCollector implements Controller {
                 String namespace = pod.getMetadata().getNamespace();
                 String name = pod.getMetadata().getName();
                 if (!isTerminated(pod)) {
-                    String now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+                    String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
                     String patch = "{\"status\":{\"phase\":\"Failed\",\"conditions\":[{\"type\":\"DisruptionTarget\",\"status\":\"True\","
                             + "\"reason\":\"DeletionByPodGC\",\"message\":\"" + message + "\",\"lastTransitionTime\":\"" + now + "\"}]}}";
                     client.pods().inNamespace(namespace).withName(name).subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
