@@ -39,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GarbageCollectionIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** /readyz covers the apiserver only; the controller manager still has to win its lease and sync its caches. */
+    private static final Duration CONTROLLERS_STARTED = Duration.ofMinutes(3);
 
     @TempDir
     static Path temporaryDirectory;
@@ -52,6 +54,8 @@ class GarbageCollectionIT {
         server = K4jServer.start(temporaryDirectory.resolve("data"));
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build();
         kubectl = server.kubectl();
+        kubectl.run("create", "namespace", "warm-up").assertSuccess();
+        await().atMost(CONTROLLERS_STARTED).until(() -> client.serviceAccounts().inNamespace("warm-up").withName("default").get() != null);
     }
 
     @AfterAll
