@@ -15,6 +15,7 @@ final class Components {
         List<Component> components = new ArrayList<>();
         components.add(new ControllerManagerComponent(clients, config.controllers(),
                 Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange()), hostName));
+        components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         return List.copyOf(components);
     }
 }

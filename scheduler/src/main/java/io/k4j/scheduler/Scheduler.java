@@ -25,7 +25,6 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -432,10 +431,5 @@ public final class Scheduler {
     /** The snapshot the frameworks read; exposed for tests. */
     Snapshot snapshot() {
         return snapshot;
-    }
-
-    /** The plugins of a profile that rejected pods, for logs. */
-    static Set<String> rejectors(Diagnosis diagnosis) {
-        return diagnosis.unschedulablePlugins();
     }
 }
