@@ -249,7 +249,7 @@ public final class Scheduler {
             return;
         }
         PodCondition condition = new PodConditionBuilder().withType("PodScheduled").withStatus("False").withReason(reason).withMessage(message)
-                .withLastTransitionTime(existing != null && "False".equals(existing.getStatus()) ? existing.getLastTransitionTime() : clock.instant().toString())
+                .withLastTransitionTime(existing != null && "False".equals(existing.getStatus()) ? existing.getLastTransitionTime() : clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString())
                 .build();
         try {
             client.patchPodStatus(pod, condition, nominatedNodeName);

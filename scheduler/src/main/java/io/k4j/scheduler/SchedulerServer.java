@@ -70,7 +70,7 @@ public final class SchedulerServer implements AutoCloseable {
         ApiSchedulerClient schedulerClient = new ApiSchedulerClient(client, events);
         QueueHolder holder = new QueueHolder();
         Map<String, Framework> frameworks = Profiles.build(config, InTreeRegistry.plugins(),
-                new Framework.Services(clusterView, schedulerClient, holder, parallelizer));
+                new Framework.Services(clusterView, schedulerClient, holder, parallelizer, clock));
         this.queue = new SchedulingQueue(clock, frameworks, config.podInitialBackoff(), config.podMaxBackoff(), SchedulingQueue.DEFAULT_MAX_UNSCHEDULABLE_DURATION);
         holder.queue = queue;
         this.scheduler = new Scheduler(frameworks, queue, cache, schedulerClient,
@@ -87,7 +87,7 @@ public final class SchedulerServer implements AutoCloseable {
     public static void validate(KubeSchedulerConfiguration config) {
         Parallelizer parallelizer = new Parallelizer(1);
         Profiles.build(config, InTreeRegistry.plugins(), new Framework.Services(io.k4j.scheduler.framework.ClusterView.empty(),
-                new NoWritesClient(), new QueueHolder(), parallelizer));
+                new NoWritesClient(), new QueueHolder(), parallelizer, java.time.InstantSource.system()));
     }
 
     /** A client for validation only: building profiles never writes. */

@@ -12,6 +12,7 @@ public final class CycleState {
     private final Map<String, StateData> data;
     private final java.util.Set<String> skipFilterPlugins = new java.util.HashSet<>();
     private final java.util.Set<String> skipScorePlugins = new java.util.HashSet<>();
+    private boolean[] skipFilterMask;
 
     public CycleState() {
         this.data = new HashMap<>();
@@ -39,6 +40,18 @@ public final class CycleState {
         return skipFilterPlugins;
     }
 
+    /**
+     * The skipped filter plugins as a mask over the profile's filter list, computed once per cycle so that the
+     * per-node loop needs no set lookups; null until computed.
+     */
+    boolean[] skipFilterMask() {
+        return skipFilterMask;
+    }
+
+    void setSkipFilterMask(boolean[] mask) {
+        this.skipFilterMask = mask;
+    }
+
     /** Plugins whose PreScore returned Skip; their Score is not called in this cycle. */
     public java.util.Set<String> skipScorePlugins() {
         return skipScorePlugins;
@@ -51,6 +64,7 @@ public final class CycleState {
         CycleState state = new CycleState(copied);
         state.skipFilterPlugins.addAll(skipFilterPlugins);
         state.skipScorePlugins.addAll(skipScorePlugins);
+        state.skipFilterMask = skipFilterMask;
         return state;
     }
 }

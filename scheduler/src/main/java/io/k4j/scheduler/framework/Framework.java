@@ -41,13 +41,15 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
      * @param client the apiserver writes
      * @param nominator the queue's nominated pods
      * @param parallelizer the pool for filters and scores
+     * @param clock the time source
      */
-    public record Services(ClusterView clusterView, SchedulerClient client, PodNominator nominator, Parallelizer parallelizer) {
+    public record Services(ClusterView clusterView, SchedulerClient client, PodNominator nominator, Parallelizer parallelizer, java.time.InstantSource clock) {
         public Services {
             requireNonNull(clusterView, "clusterView is null");
             requireNonNull(client, "client is null");
             requireNonNull(nominator, "nominator is null");
             requireNonNull(parallelizer, "parallelizer is null");
+            requireNonNull(clock, "clock is null");
         }
     }
 
@@ -128,6 +130,11 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
     @Override
     public Parallelizer parallelizer() {
         return services.parallelizer();
+    }
+
+    @Override
+    public java.time.InstantSource clock() {
+        return services.clock();
     }
 
     @Override
@@ -220,6 +227,7 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
                 }
             }
         }
+        state.setSkipFilterMask(filterSkipMask(state));
         return new PreFilterOutcome(Status.SUCCESS, result, rejectors);
     }
 
@@ -237,11 +245,16 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
 
     @Override
     public Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
-        Set<String> skipped = state.skipFilterPlugins();
-        for (FilterPlugin plugin : plugins.filter()) {
-            if (!skipped.isEmpty() && skipped.contains(plugin.name())) {
+        boolean[] skipped = state.skipFilterMask();
+        if (skipped == null) {
+            skipped = filterSkipMask(state);
+        }
+        List<FilterPlugin> filters = plugins.filter();
+        for (int i = 0; i < filters.size(); i++) {
+            if (skipped[i]) {
                 continue;
             }
+            FilterPlugin plugin = filters.get(i);
             Status status;
             try {
                 status = plugin.filter(state, pod, nodeInfo);
@@ -256,6 +269,15 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
             }
         }
         return Status.SUCCESS;
+    }
+
+    private boolean[] filterSkipMask(CycleState state) {
+        List<FilterPlugin> filters = plugins.filter();
+        boolean[] mask = new boolean[filters.size()];
+        for (int i = 0; i < mask.length; i++) {
+            mask[i] = state.skipFilterPlugins().contains(filters.get(i).name());
+        }
+        return mask;
     }
 
     /**

@@ -18,5 +18,7 @@ public interface FrameworkHandle {
 
     Parallelizer parallelizer();
 
+    java.time.InstantSource clock();
+
     PluginsRunner pluginsRunner();
 }

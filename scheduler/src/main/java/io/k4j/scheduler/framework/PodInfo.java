@@ -38,9 +38,11 @@ public final class PodInfo {
     private final List<AffinityTerm> requiredAntiAffinityTerms;
     private final List<AffinityTerm> preferredAffinityTerms;
     private final List<AffinityTerm> preferredAntiAffinityTerms;
+    private final String nodeName;
 
     public PodInfo(Pod pod) {
         this.pod = requireNonNull(pod, "pod is null");
+        this.nodeName = pod.getSpec().getNodeName() == null ? "" : pod.getSpec().getNodeName();
         this.uid = pod.getMetadata().getUid() == null ? pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() : pod.getMetadata().getUid();
         this.namespace = pod.getMetadata().getNamespace() == null ? "" : pod.getMetadata().getNamespace();
         this.name = pod.getMetadata().getName();
@@ -201,10 +203,9 @@ public final class PodInfo {
         return priority;
     }
 
-    /** The node the pod is bound or assumed to, empty when none. */
+    /** The node the pod is bound or assumed to (which may differ from {@code pod().getSpec()}), empty when none. */
     public String nodeName() {
-        String nodeName = pod.getSpec().getNodeName();
-        return nodeName == null ? "" : nodeName;
+        return nodeName;
     }
 
     public String schedulerName() {
@@ -264,14 +265,17 @@ public final class PodInfo {
         }
     }
 
-    /** A PodInfo for the same pod bound to {@code nodeName}, sharing the derived data. */
+    /**
+     * The same pod assumed onto {@code nodeName}: {@link #nodeName()} answers the node while {@link #pod()} stays the
+     * shared, unmodified API object (copying every pod on the hot path would cost more than the whole filter pass).
+     */
     public PodInfo withNodeName(String nodeName) {
-        Pod copy = new io.fabric8.kubernetes.api.model.PodBuilder(pod).editSpec().withNodeName(nodeName).endSpec().build();
-        return new PodInfo(copy, this);
+        return new PodInfo(pod, nodeName, this);
     }
 
-    private PodInfo(Pod pod, PodInfo derivedFrom) {
+    private PodInfo(Pod pod, String nodeName, PodInfo derivedFrom) {
         this.pod = pod;
+        this.nodeName = requireNonNull(nodeName, "nodeName is null");
         this.uid = derivedFrom.uid;
         this.namespace = derivedFrom.namespace;
         this.name = derivedFrom.name;

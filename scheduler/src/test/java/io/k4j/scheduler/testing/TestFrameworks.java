@@ -15,7 +15,7 @@ public final class TestFrameworks {
     private TestFrameworks() {}
 
     public static Map<String, Framework> build(KubeSchedulerConfiguration config, FakeSchedulerClient client, PodNominator nominator) {
-        return Profiles.build(config, InTreeRegistry.plugins(), new Framework.Services(ClusterView.empty(), client, nominator, new Parallelizer(2)));
+        return Profiles.build(config, InTreeRegistry.plugins(), new Framework.Services(ClusterView.empty(), client, nominator, new Parallelizer(2), java.time.InstantSource.system()));
     }
 
     public static Framework defaultFramework(FakeSchedulerClient client, PodNominator nominator) {

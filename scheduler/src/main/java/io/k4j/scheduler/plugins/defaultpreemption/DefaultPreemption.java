@@ -296,7 +296,7 @@ public final class DefaultPreemption implements PostFilterPlugin {
         for (PodInfo victim : candidate.victims()) {
             PodCondition condition = new PodConditionBuilder().withType("DisruptionTarget").withStatus("True")
                     .withReason("PreemptionByScheduler").withMessage(handle.profileName() + ": preempting to accommodate a higher priority pod")
-                    .withLastTransitionTime(Instant.now().toString()).build();
+                    .withLastTransitionTime(handle.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString()).build();
             try {
                 handle.client().patchPodStatus(victim.pod(), condition, null);
                 handle.client().deletePod(victim.pod());

@@ -122,7 +122,8 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
             }
             return result;
         }
-        if (defaultConstraints.isEmpty()) {
+        // Looking up what selects the pod costs listing services and workloads; skip it when no default applies.
+        if (defaultConstraints.stream().noneMatch(constraint -> whenUnsatisfiable.equals(constraint.getWhenUnsatisfiable()))) {
             return result;
         }
         Optional<Predicate<Map<String, String>>> selector = handle.clusterView().defaultSpreadSelector(pod);
