@@ -158,36 +158,35 @@ class SchedulerIT {
 
     @Test
     void highPriorityPodPreemptsLowPriorityPod() {
-        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("preemption").endMetadata().build()).create();
         client.resource(new PriorityClassBuilder().withNewMetadata().withName("high").endMetadata().withValue(1000).build()).create();
         // Fill zone a and b so that no 1500m pod fits anywhere without evicting something.
-        Pod lowA = pod("preemption", "low-a", "1500m");
+        Pod lowA = pod("default", "low-a", "1500m");
         lowA.getSpec().setNodeSelector(Map.of("topology.kubernetes.io/zone", "a"));
-        Pod lowB = pod("preemption", "low-b", "1500m");
+        Pod lowB = pod("default", "low-b", "1500m");
         lowB.getSpec().setNodeSelector(Map.of("topology.kubernetes.io/zone", "b"));
-        client.pods().inNamespace("preemption").resource(lowA).create();
-        client.pods().inNamespace("preemption").resource(lowB).create();
-        boundNode("preemption", "low-a");
-        boundNode("preemption", "low-b");
+        client.pods().inNamespace("default").resource(lowA).create();
+        client.pods().inNamespace("default").resource(lowB).create();
+        boundNode("default", "low-a");
+        boundNode("default", "low-b");
 
-        Pod high = pod("preemption", "high", "1500m");
+        Pod high = pod("default", "high", "1500m");
         high.getSpec().setPriorityClassName("high");
         high.getSpec().setNodeSelector(Map.of("topology.kubernetes.io/zone", "a"));
-        client.pods().inNamespace("preemption").resource(high).create();
+        client.pods().inNamespace("default").resource(high).create();
 
         await().atMost(TIMEOUT).until(() -> {
-            Pod pod = client.pods().inNamespace("preemption").withName("high").get();
+            Pod pod = client.pods().inNamespace("default").withName("high").get();
             return "node-a".equals(pod.getStatus().getNominatedNodeName());
         });
         await().atMost(TIMEOUT).until(() -> {
-            Pod victim = client.pods().inNamespace("preemption").withName("low-a").get();
+            Pod victim = client.pods().inNamespace("default").withName("low-a").get();
             return victim == null || victim.getMetadata().getDeletionTimestamp() != null;
         });
-        assertThat(eventsFor("preemption", "low-a", "Preempted")).isNotEmpty();
+        assertThat(eventsFor("default", "low-a", "Preempted")).isNotEmpty();
         // No kubelet runs here to finish the graceful deletion; do what it would do.
-        client.pods().inNamespace("preemption").withName("low-a").withGracePeriod(0).delete();
+        client.pods().inNamespace("default").withName("low-a").withGracePeriod(0).delete();
 
-        assertThat(boundNode("preemption", "high")).isEqualTo("node-a");
-        assertThat(client.pods().inNamespace("preemption").withName("low-b").get()).isNotNull();
+        assertThat(boundNode("default", "high")).isEqualTo("node-a");
+        assertThat(client.pods().inNamespace("default").withName("low-b").get()).isNotNull();
     }
 }
