@@ -282,7 +282,8 @@ public final class SchedulingQueue implements PodNominator {
     /** A pod was bound: unschedulable pods with affinity may now fit. */
     public void assignedPodAdded(PodInfo pod) {
         moveAllToActiveOrBackoffQueue(ClusterEvent.ASSIGNED_POD_ADD, unschedulable -> unschedulable.hasAffinity()
-                || !unschedulable.pod().getSpec().getTopologySpreadConstraints().isEmpty());
+                || (unschedulable.pod().getSpec().getTopologySpreadConstraints() != null
+                        && !unschedulable.pod().getSpec().getTopologySpreadConstraints().isEmpty()));
     }
 
     private boolean isInterested(QueuedPodInfo queued, ClusterEvent event) {
