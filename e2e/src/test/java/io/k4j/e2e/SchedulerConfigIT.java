@@ -44,7 +44,7 @@ class SchedulerConfigIT {
                       scoringStrategy:
                         type: MostAllocated
                 """);
-        try (K4jServer server = K4jServer.start(temporaryDirectory.resolve("data"), "--scheduler-config", config.toString());
+        try (K4jServer server = K4jServer.start(temporaryDirectory.resolve("data"), SchedulerIT.NODES_WITHOUT_AGENT, "--scheduler-config", config.toString());
                 KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build()) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName("only").endMetadata()
                     .withNewStatus().addToAllocatable("cpu", new Quantity("4")).addToAllocatable("memory", new Quantity("8Gi"))

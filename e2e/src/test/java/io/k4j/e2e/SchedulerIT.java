@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchedulerIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    static final String NODES_WITHOUT_AGENT = "--controllers=*,-node-lifecycle,-taint-eviction-controller";
 
     @TempDir
     static Path temporaryDirectory;
@@ -42,7 +43,8 @@ class SchedulerIT {
 
     @BeforeAll
     static void start() throws IOException {
-        server = K4jServer.start(temporaryDirectory.resolve("data"));
+        // No node agent keeps these API-created nodes' leases fresh, so node lifecycle would taint them unreachable.
+        server = K4jServer.start(temporaryDirectory.resolve("data"), NODES_WITHOUT_AGENT);
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build();
         client.nodes().resource(node("node-a", "a", Map.of())).create();
         client.nodes().resource(node("node-b", "b", Map.of())).create();
