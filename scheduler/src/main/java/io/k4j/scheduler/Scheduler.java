@@ -320,7 +320,8 @@ public final class Scheduler {
                     nodes.add(nodeInfo);
                 }
             }
-            diagnosis.nodeToStatus().setAbsentNodesStatus(Status.unresolvable("node(s) didn't satisfy plugin(s) " + preFilter.unschedulablePlugins()));
+            diagnosis.nodeToStatus().setAbsentNodesStatus(Status.unresolvable("node(s) didn't satisfy plugin(s) " + Framework.goList(preFilter.unschedulablePlugins())));
+            diagnosis.unschedulablePlugins().addAll(preFilter.unschedulablePlugins());
         }
         return findNodesThatPassFilters(framework, state, pod, diagnosis, nodes);
     }

@@ -139,6 +139,26 @@ class SchedulerTest {
     }
 
     @Test
+    void nodesAPreFilterExcludedCountAsUnresolvableInTheMessage() throws InterruptedException {
+        handlers.onNodeAdd(node("a", "1", "1Gi"));
+        handlers.onNodeAdd(node("b", "1", "1Gi"));
+        handlers.onNodeAdd(node("c", "1", "1Gi"));
+        Pod pinned = pod("pinned", "2", null);
+        pinned.getSpec().setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder().withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution().addNewNodeSelectorTerm().addNewMatchField()
+                .withKey("metadata.name").withOperator("In").withValues("a").endMatchField().endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().build());
+        create(pinned);
+
+        scheduler.scheduleOne(Duration.ofSeconds(1));
+
+        String message = "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. "
+                + "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(client.events)
+                .contains(new FakeSchedulerClient.RecordedEvent("default/pinned", "Warning", "FailedScheduling", message)));
+    }
+
+    @Test
     void podsOfOtherSchedulersAreIgnored() throws InterruptedException {
         handlers.onNodeAdd(node("a", "2", "4Gi"));
         create(new PodBuilder(pod("other", null, null)).editSpec().withSchedulerName("someone-else").endSpec().build());

@@ -193,7 +193,11 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
         return Status.SUCCESS;
     }
 
-    /** The combined PreFilter outcome. */
+    /**
+     * The combined PreFilter outcome.
+     *
+     * @param unschedulablePlugins the plugins that rejected the pod, or on success the plugins that narrowed the nodes
+     */
     public record PreFilterOutcome(Status status, PreFilterResult result, Set<String> unschedulablePlugins) {}
 
     public PreFilterOutcome runPreFilterPlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
@@ -219,16 +223,21 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
                 result = result.merge(pluginResult);
                 if (result.nodeNames().isEmpty()) {
                     rejectors.addAll(narrowingPlugins);
-                    String message = "node(s) didn't satisfy plugin(s) " + narrowingPlugins;
-                    if (narrowingPlugins.size() == 1) {
-                        message = "node(s) didn't satisfy plugin " + narrowingPlugins.get(0);
-                    }
+                    String message = narrowingPlugins.size() == 1 ? "node(s) didn't satisfy plugin " + narrowingPlugins.get(0)
+                            : "node(s) didn't satisfy plugins " + goList(narrowingPlugins);
                     return new PreFilterOutcome(Status.unresolvable(message).withPlugin(plugin.name()), result, rejectors);
                 }
             }
         }
         state.setSkipFilterMask(filterSkipMask(state));
-        return new PreFilterOutcome(Status.SUCCESS, result, rejectors);
+        return new PreFilterOutcome(Status.SUCCESS, result, Set.copyOf(narrowingPlugins));
+    }
+
+    /** A list printed as Go prints a sorted string slice ({@code [A B]}), as upstream's messages show plugin lists. */
+    public static String goList(java.util.Collection<String> names) {
+        List<String> sorted = new ArrayList<>(names);
+        sorted.sort(null);
+        return "[" + String.join(" ", sorted) + "]";
     }
 
     private static Status callSafely(Plugin plugin, java.util.function.Supplier<Status> call) {
