@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.ReplicationController;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -17,13 +18,20 @@ import io.k4j.controllerkit.informers.InformerFactory;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.scheduler.cache.SchedulerCache;
 import io.k4j.scheduler.config.KubeSchedulerConfiguration;
+import io.k4j.scheduler.framework.ActionType;
 import io.k4j.scheduler.framework.ClusterEvent;
+import io.k4j.scheduler.framework.ClusterView;
+import io.k4j.scheduler.framework.EventResource;
 import io.k4j.scheduler.framework.Framework;
 import io.k4j.scheduler.framework.Parallelizer;
+import io.k4j.scheduler.framework.PodInfo;
+import io.k4j.scheduler.framework.PodNominator;
+import io.k4j.scheduler.framework.SchedulerClient;
 import io.k4j.scheduler.plugins.InTreeRegistry;
 import io.k4j.scheduler.queue.SchedulingQueue;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -86,12 +94,12 @@ public final class SchedulerServer implements AutoCloseable {
      */
     public static void validate(KubeSchedulerConfiguration config) {
         Parallelizer parallelizer = new Parallelizer(1);
-        Profiles.build(config, InTreeRegistry.plugins(), new Framework.Services(io.k4j.scheduler.framework.ClusterView.empty(),
-                new NoWritesClient(), new QueueHolder(), parallelizer, java.time.InstantSource.system()));
+        Profiles.build(config, InTreeRegistry.plugins(), new Framework.Services(ClusterView.empty(),
+                new NoWritesClient(), new QueueHolder(), parallelizer, InstantSource.system()));
     }
 
     /** A client for validation only: building profiles never writes. */
-    private static final class NoWritesClient implements io.k4j.scheduler.framework.SchedulerClient {
+    private static final class NoWritesClient implements SchedulerClient {
         @Override
         public void bind(Pod pod, String nodeName) {
             throw new UnsupportedOperationException("validation client");
@@ -103,7 +111,7 @@ public final class SchedulerServer implements AutoCloseable {
         }
 
         @Override
-        public void patchPodStatus(Pod pod, io.fabric8.kubernetes.api.model.PodCondition condition, String nominatedNodeName) {
+        public void patchPodStatus(Pod pod, PodCondition condition, String nominatedNodeName) {
             throw new UnsupportedOperationException("validation client");
         }
 
@@ -114,21 +122,21 @@ public final class SchedulerServer implements AutoCloseable {
     }
 
     /** The nominator handed to plugins before the queue exists; delegates once it does. */
-    private static final class QueueHolder implements io.k4j.scheduler.framework.PodNominator {
+    private static final class QueueHolder implements PodNominator {
         volatile SchedulingQueue queue;
 
         @Override
-        public void addNominatedPod(io.k4j.scheduler.framework.PodInfo pod, String nodeName) {
+        public void addNominatedPod(PodInfo pod, String nodeName) {
             queue.addNominatedPod(pod, nodeName);
         }
 
         @Override
-        public void deleteNominatedPodIfExists(io.k4j.scheduler.framework.PodInfo pod) {
+        public void deleteNominatedPodIfExists(PodInfo pod) {
             queue.deleteNominatedPodIfExists(pod);
         }
 
         @Override
-        public java.util.List<io.k4j.scheduler.framework.PodInfo> nominatedPodsForNode(String nodeName) {
+        public List<PodInfo> nominatedPodsForNode(String nodeName) {
             return queue.nominatedPodsForNode(nodeName);
         }
     }
@@ -177,8 +185,8 @@ public final class SchedulerServer implements AutoCloseable {
             @Override
             public void onDelete(PodDisruptionBudget budget, boolean deletedFinalStateUnknown) {
                 // A deleted budget may let preemption pick victims it protected.
-                queue.moveAllToActiveOrBackoffQueue(new ClusterEvent(io.k4j.scheduler.framework.EventResource.POD_DISRUPTION_BUDGET,
-                        io.k4j.scheduler.framework.ActionType.DELETE, "PodDisruptionBudgetDelete"));
+                queue.moveAllToActiveOrBackoffQueue(new ClusterEvent(EventResource.POD_DISRUPTION_BUDGET,
+                        ActionType.DELETE, "PodDisruptionBudgetDelete"));
             }
         });
         informers.start();

@@ -1,7 +1,9 @@
 package io.k4j.scheduler.framework;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Data that plugins pass between the extension points of one scheduling cycle under their own keys (for example
@@ -10,8 +12,8 @@ import java.util.Map;
  */
 public final class CycleState {
     private final Map<String, StateData> data;
-    private final java.util.Set<String> skipFilterPlugins = new java.util.HashSet<>();
-    private final java.util.Set<String> skipScorePlugins = new java.util.HashSet<>();
+    private final Set<String> skipFilterPlugins = new HashSet<>();
+    private final Set<String> skipScorePlugins = new HashSet<>();
     private boolean[] skipFilterMask;
 
     public CycleState() {
@@ -36,7 +38,7 @@ public final class CycleState {
     }
 
     /** Plugins whose PreFilter returned Skip; their Filter is not called in this cycle. */
-    public java.util.Set<String> skipFilterPlugins() {
+    public Set<String> skipFilterPlugins() {
         return skipFilterPlugins;
     }
 
@@ -53,7 +55,7 @@ public final class CycleState {
     }
 
     /** Plugins whose PreScore returned Skip; their Score is not called in this cycle. */
-    public java.util.Set<String> skipScorePlugins() {
+    public Set<String> skipScorePlugins() {
         return skipScorePlugins;
     }
 
