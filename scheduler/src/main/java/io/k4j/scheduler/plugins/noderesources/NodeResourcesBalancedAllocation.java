@@ -17,10 +17,10 @@ import java.util.List;
 public final class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin {
     public static final String NAME = Names.NODE_RESOURCES_BALANCED_ALLOCATION;
 
-    private final List<ResourceSpec> resources;
+    private final List<ResourceAllocation.ScoredResource> resources;
 
     public NodeResourcesBalancedAllocation(List<ResourceSpec> resources) {
-        this.resources = List.copyOf(resources);
+        this.resources = ResourceAllocation.resolve(resources);
     }
 
     /** Builds the plugin from its {@code NodeResourcesBalancedAllocationArgs}. */
@@ -46,15 +46,15 @@ public final class NodeResourcesBalancedAllocation implements PreScorePlugin, Sc
     public long score(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
         double[] fractions = new double[resources.size()];
         int count = 0;
-        for (ResourceSpec resource : resources) {
-            if (ResourceAllocation.skip(pod, resource.name())) {
+        for (ResourceAllocation.ScoredResource resource : resources) {
+            if (ResourceAllocation.skip(pod, resource)) {
                 continue;
             }
-            long allocatable = ResourceAllocation.allocatable(nodeInfo, resource.name());
+            long allocatable = ResourceAllocation.allocatable(nodeInfo, resource);
             if (allocatable == 0) {
                 continue;
             }
-            long requested = ResourceAllocation.requested(nodeInfo, pod, resource.name(), true);
+            long requested = ResourceAllocation.requested(nodeInfo, pod, resource, true);
             fractions[count++] = Math.min(1.0, (double) requested / allocatable);
         }
         double deviation = 0;

@@ -32,13 +32,13 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
     public static final List<ResourceSpec> DEFAULT_RESOURCES = List.of(new ResourceSpec("cpu", 1), new ResourceSpec("memory", 1));
 
     private final ScoringStrategyType strategy;
-    private final List<ResourceSpec> resources;
+    private final List<ResourceAllocation.ScoredResource> resources;
     private final Set<String> ignoredResources;
     private final Set<String> ignoredResourceGroups;
 
     public NodeResourcesFit(ScoringStrategyType strategy, List<ResourceSpec> resources, Set<String> ignoredResources, Set<String> ignoredResourceGroups) {
         this.strategy = requireNonNull(strategy, "strategy is null");
-        this.resources = List.copyOf(resources);
+        this.resources = ResourceAllocation.resolve(resources);
         this.ignoredResources = Set.copyOf(ignoredResources);
         this.ignoredResourceGroups = Set.copyOf(ignoredResourceGroups);
     }
@@ -176,15 +176,15 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
     public long score(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
         long weightedScore = 0;
         long weightSum = 0;
-        for (ResourceSpec resource : resources) {
-            if (ResourceAllocation.skip(pod, resource.name())) {
+        for (ResourceAllocation.ScoredResource resource : resources) {
+            if (ResourceAllocation.skip(pod, resource)) {
                 continue;
             }
-            long allocatable = ResourceAllocation.allocatable(nodeInfo, resource.name());
+            long allocatable = ResourceAllocation.allocatable(nodeInfo, resource);
             if (allocatable == 0) {
                 continue;
             }
-            long requested = ResourceAllocation.requested(nodeInfo, pod, resource.name(), false);
+            long requested = ResourceAllocation.requested(nodeInfo, pod, resource, false);
             long score = switch (strategy) {
                 case LEAST_ALLOCATED -> requested > allocatable ? 0 : (allocatable - requested) * MAX_NODE_SCORE / allocatable;
                 case MOST_ALLOCATED -> Math.min(requested, allocatable) * MAX_NODE_SCORE / allocatable;
