@@ -24,7 +24,7 @@ import java.util.Set;
 
 /**
  * Filters out nodes without room for the pod's requests (pods, cpu, memory, ephemeral storage, scalar resources) and
- * scores by the configured strategy: LeastAllocated (default) or MostAllocated. A request larger than the node's
+ * scores by the configured strategy: LeastAllocated (default), MostAllocated or RequestedToCapacityRatio. A request larger than the node's
  * whole allocatable is unresolvable, since preemption could not help. Thread-safe.
  */
 public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlugin, EnqueueExtensions {
@@ -35,9 +35,23 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
     private final List<ResourceAllocation.ScoredResource> resources;
     private final Set<String> ignoredResources;
     private final Set<String> ignoredResourceGroups;
+    private final List<UtilizationShapePoint> shape;
 
     public NodeResourcesFit(ScoringStrategyType strategy, List<ResourceSpec> resources, Set<String> ignoredResources, Set<String> ignoredResourceGroups) {
+        this(strategy, resources, ignoredResources, ignoredResourceGroups, List.of());
+    }
+
+    /**
+     * @param shape the RequestedToCapacityRatio function's points, ordered by increasing utilization; empty for the
+     *     other strategies
+     */
+    public NodeResourcesFit(ScoringStrategyType strategy, List<ResourceSpec> resources, Set<String> ignoredResources, Set<String> ignoredResourceGroups,
+            List<UtilizationShapePoint> shape) {
         this.strategy = requireNonNull(strategy, "strategy is null");
+        this.shape = List.copyOf(shape);
+        if (strategy == ScoringStrategyType.REQUESTED_TO_CAPACITY_RATIO && this.shape.isEmpty()) {
+            throw new IllegalArgumentException("scoringStrategy.requestedToCapacityRatio.shape: Required value: at least one point must be specified");
+        }
         this.resources = ResourceAllocation.resolve(resources);
         this.ignoredResources = Set.copyOf(ignoredResources);
         this.ignoredResourceGroups = Set.copyOf(ignoredResourceGroups);
@@ -54,6 +68,7 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
         }
         ScoringStrategyType strategy = ScoringStrategyType.LEAST_ALLOCATED;
         List<ResourceSpec> resources = DEFAULT_RESOURCES;
+        List<UtilizationShapePoint> shape = List.of();
         JsonNode scoring = args.get("scoringStrategy");
         if (scoring != null && !scoring.isNull()) {
             if (scoring.hasNonNull("type")) {
@@ -62,9 +77,35 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
             if (scoring.hasNonNull("resources")) {
                 resources = parseResources(scoring.get("resources"), "scoringStrategy.resources");
             }
+            if (strategy == ScoringStrategyType.REQUESTED_TO_CAPACITY_RATIO) {
+                shape = parseShape(scoring.path("requestedToCapacityRatio").path("shape"));
+            }
         }
         return new NodeResourcesFit(strategy, resources, stringSet(args.get("ignoredResources"), "ignoredResources"),
-                stringSet(args.get("ignoredResourceGroups"), "ignoredResourceGroups"));
+                stringSet(args.get("ignoredResourceGroups"), "ignoredResourceGroups"), shape);
+    }
+
+    private static List<UtilizationShapePoint> parseShape(JsonNode node) {
+        String field = "scoringStrategy.requestedToCapacityRatio.shape";
+        if (!node.isArray() || node.isEmpty()) {
+            throw new IllegalArgumentException(field + ": Required value: at least one point must be specified");
+        }
+        List<UtilizationShapePoint> points = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            int utilization = node.get(i).path("utilization").asInt(0);
+            int score = node.get(i).path("score").asInt(0);
+            if (utilization < 0 || utilization > 100) {
+                throw new IllegalArgumentException(field + "[" + i + "].utilization: Invalid value: " + utilization + ": not in valid range [0, 100]");
+            }
+            if (!points.isEmpty() && utilization <= points.get(points.size() - 1).utilization()) {
+                throw new IllegalArgumentException(field + "[" + i + "].utilization: Invalid value: " + utilization + ": utilization values must be sorted in increasing order");
+            }
+            if (score < 0 || score > 10) {
+                throw new IllegalArgumentException(field + "[" + i + "].score: Invalid value: " + score + ": not in valid range [0, 10]");
+            }
+            points.add(new UtilizationShapePoint(utilization, score));
+        }
+        return List.copyOf(points);
     }
 
     static List<ResourceSpec> parseResources(JsonNode node, String field) {
@@ -188,11 +229,37 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
             long score = switch (strategy) {
                 case LEAST_ALLOCATED -> requested > allocatable ? 0 : (allocatable - requested) * MAX_NODE_SCORE / allocatable;
                 case MOST_ALLOCATED -> Math.min(requested, allocatable) * MAX_NODE_SCORE / allocatable;
+                case REQUESTED_TO_CAPACITY_RATIO -> shapeScore(requested > allocatable ? 100 : requested * 100 / allocatable);
             };
             weightedScore += score * resource.weight();
             weightSum += resource.weight();
         }
-        return weightSum == 0 ? 0 : weightedScore / weightSum;
+        if (weightSum == 0) {
+            return 0;
+        }
+        if (strategy == ScoringStrategyType.REQUESTED_TO_CAPACITY_RATIO) {
+            return Math.round((double) weightedScore / weightSum);
+        }
+        return weightedScore / weightSum;
+    }
+
+    /** The shape function at a utilization, interpolated linearly between points and scaled from 0..10 to 0..100. */
+    long shapeScore(long utilization) {
+        long scale = MAX_NODE_SCORE / 10;
+        UtilizationShapePoint first = shape.get(0);
+        if (utilization <= first.utilization()) {
+            return first.score() * scale;
+        }
+        for (int i = 1; i < shape.size(); i++) {
+            UtilizationShapePoint point = shape.get(i);
+            if (utilization <= point.utilization()) {
+                UtilizationShapePoint previous = shape.get(i - 1);
+                long previousScore = previous.score() * scale;
+                long pointScore = point.score() * scale;
+                return previousScore + (pointScore - previousScore) * (utilization - previous.utilization()) / (point.utilization() - previous.utilization());
+            }
+        }
+        return shape.get(shape.size() - 1).score() * scale;
     }
 
     @Override

@@ -5,7 +5,9 @@ public enum ScoringStrategyType {
     /** Prefers nodes with the most free resources (spreads pods). */
     LEAST_ALLOCATED("LeastAllocated"),
     /** Prefers nodes with the least free resources (bin packing). */
-    MOST_ALLOCATED("MostAllocated");
+    MOST_ALLOCATED("MostAllocated"),
+    /** Scores by a piecewise-linear function of utilization given as shape points. */
+    REQUESTED_TO_CAPACITY_RATIO("RequestedToCapacityRatio");
 
     private final String configName;
 
@@ -26,6 +28,7 @@ public enum ScoringStrategyType {
                 return type;
             }
         }
-        throw new IllegalArgumentException("scoringStrategy.type: Unsupported value: \"" + name + "\": supported values: \"LeastAllocated\", \"MostAllocated\"");
+        throw new IllegalArgumentException("scoringStrategy.type: Unsupported value: \"" + name
+                + "\": supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\"");
     }
 }

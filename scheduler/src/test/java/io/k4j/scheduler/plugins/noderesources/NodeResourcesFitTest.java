@@ -67,6 +67,21 @@ class NodeResourcesFitTest {
     }
 
     @Test
+    void requestedToCapacityRatioFollowsTheShape() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        NodeResourcesFit binPacking = NodeResourcesFit.fromArgs(mapper.readTree("{\"scoringStrategy\":{\"type\":\"RequestedToCapacityRatio\","
+                + "\"requestedToCapacityRatio\":{\"shape\":[{\"utilization\":0,\"score\":0},{\"utilization\":100,\"score\":10}]}}}"));
+        NodeInfo busy = NodeInfo.of(node("busy", "4", "8Gi"), new PodInfo(onNode(pod("existing", "2", "4Gi"), "busy")));
+
+        assertThat(binPacking.strategy()).isEqualTo(ScoringStrategyType.REQUESTED_TO_CAPACITY_RATIO);
+        assertThat(binPacking.score(new CycleState(), new PodInfo(pod("p", "1", "2Gi")), busy)).isEqualTo(75);
+        assertThat(binPacking.shapeScore(50)).isEqualTo(50);
+        assertThatThrownBy(() -> NodeResourcesFit.fromArgs(mapper.readTree("{\"scoringStrategy\":{\"type\":\"RequestedToCapacityRatio\","
+                + "\"requestedToCapacityRatio\":{\"shape\":[{\"utilization\":50,\"score\":1},{\"utilization\":10,\"score\":2}]}}}")))
+                .hasMessageStartingWith("scoringStrategy.requestedToCapacityRatio.shape[1].utilization: Invalid value: 10");
+    }
+
+    @Test
     void balancedAllocationPrefersEvenUse() {
         NodeResourcesBalancedAllocation balanced = new NodeResourcesBalancedAllocation(NodeResourcesFit.DEFAULT_RESOURCES);
         NodeInfo node = NodeInfo.of(node("a", "4", "4Gi"));
