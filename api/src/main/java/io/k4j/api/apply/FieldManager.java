@@ -47,8 +47,11 @@ public final class FieldManager {
             fieldPath("metadata", "selfLink"), fieldPath("metadata", "uid"), fieldPath("metadata", "clusterName"),
             fieldPath("metadata", "generation"), fieldPath("metadata", "managedFields"), fieldPath("metadata", "resourceVersion")));
 
-    /** Object fields Go always serializes (non-pointer structs): their absence is the same as an empty object. */
-    private static final Set<String> ALWAYS_PRESENT = Set.of("metadata", "spec", "status", "template", "jobTemplate", "strategy", "updateStrategy");
+    /**
+     * Fields Go always serializes, even in an empty object (non-pointer structs, and lists without omitempty such
+     * as a pod's containers): upstream compares against such an object, so their appearing is no addition.
+     */
+    private static final Set<String> ALWAYS_PRESENT = Set.of("metadata", "spec", "status", "template", "jobTemplate", "strategy", "updateStrategy", "containers");
 
     private final Shapes shapes;
     private final InstantSource clock;
@@ -453,6 +456,9 @@ public final class FieldManager {
         }
         for (String name : ALWAYS_PRESENT) {
             Optional<Shape> field = struct.field(name);
+            if (field.isPresent() && field.get() instanceof Shape.ListOf && !object.has(name)) {
+                object.putArray(name);
+            }
             if (field.isEmpty() || !(field.get() instanceof Shape.Struct)) {
                 continue;
             }
