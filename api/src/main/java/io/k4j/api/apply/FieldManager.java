@@ -134,8 +134,8 @@ public final class FieldManager {
         FieldSet taken = changed.difference(STRIPPED);
         if (!taken.isEmpty()) {
             Manager updater = new Manager(manager, Manager.Operation.UPDATE, target.kind().apiVersion(), target.subresource());
-            FieldSet previous = managed.get(updater).map(ManagedFields.Entry::fields).orElseGet(FieldSet::new);
-            managed.put(updater, new ManagedFields.Entry(previous.union(taken), target.kind().apiVersion(), Optional.of(now())));
+            Optional<FieldSet> previous = managed.get(updater).map(ManagedFields.Entry::fields);
+            managed.put(updater, new ManagedFields.Entry(previous.map(taken::union).orElse(taken), target.kind().apiVersion(), Optional.of(now())));
         }
         strip(managed);
         capUpdateManagers(managed);

@@ -64,15 +64,8 @@ public final class FieldSet {
     }
 
     public boolean isEmpty() {
-        if (!members.isEmpty()) {
-            return false;
-        }
-        for (FieldSet child : children.values()) {
-            if (!child.isEmpty()) {
-                return false;
-            }
-        }
-        return true;
+        // Children are never empty: every operation leaves out the empty ones.
+        return members.isEmpty() && children.isEmpty();
     }
 
     NavigableSet<PathElement> members() {

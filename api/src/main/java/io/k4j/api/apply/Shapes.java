@@ -52,7 +52,7 @@ public final class Shapes {
     }
 
     private final Schemas schemas;
-    private final ConcurrentMap<String, Optional<Shape>> fields = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Shape.Struct> structs = new ConcurrentHashMap<>();
 
     public Shapes(Schemas schemas) {
         this.schemas = requireNonNull(schemas, "schemas is null");
@@ -70,8 +70,19 @@ public final class Shapes {
 
     private Shape.Struct struct(Definition definition, boolean atomic) {
         String name = definition.name();
-        return new Shape.Struct(name, atomic || ATOMIC_STRUCTS.contains(name),
-                fieldName -> fields.computeIfAbsent(name + "#" + fieldName, key -> definition.field(fieldName).map(this::of)));
+        boolean atomicStruct = atomic || ATOMIC_STRUCTS.contains(name);
+        return structs.computeIfAbsent(atomicStruct ? name + "#atomic" : name, key -> {
+            // Each struct resolves its fields once; walks ask for them for every field of every object.
+            ConcurrentMap<String, Optional<Shape>> fields = new ConcurrentHashMap<>();
+            return new Shape.Struct(name, atomicStruct, fieldName -> {
+                Optional<Shape> resolved = fields.get(fieldName);
+                if (resolved == null) {
+                    resolved = definition.field(fieldName).map(this::of);
+                    fields.putIfAbsent(fieldName, resolved);
+                }
+                return resolved;
+            });
+        });
     }
 
     private Shape of(Field field) {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -171,16 +170,20 @@ final class TypedValues {
             return;
         }
         if (kind == Kind.MAP) {
-            Set<String> names = new LinkedHashSet<>();
             if (left != null) {
-                left.fieldNames().forEachRemaining(names::add);
+                for (Map.Entry<String, JsonNode> entry : entries(left)) {
+                    String name = entry.getKey();
+                    compare(entry.getValue(), right == null ? null : right.get(name), child(shape, name).shape(),
+                            append(path, new PathElement.Field(name)), comparison);
+                }
             }
             if (right != null) {
-                right.fieldNames().forEachRemaining(names::add);
-            }
-            for (String name : names) {
-                compare(left == null ? null : left.get(name), right == null ? null : right.get(name), child(shape, name).shape(),
-                        append(path, new PathElement.Field(name)), comparison);
+                for (Map.Entry<String, JsonNode> entry : entries(right)) {
+                    String name = entry.getKey();
+                    if (left == null || !left.has(name)) {
+                        compare(null, entry.getValue(), child(shape, name).shape(), append(path, new PathElement.Field(name)), comparison);
+                    }
+                }
             }
         } else {
             Shape.ListOf list = (Shape.ListOf) shape;
