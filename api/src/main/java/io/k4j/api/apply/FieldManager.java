@@ -39,6 +39,8 @@ public final class FieldManager {
     /** The manager kubectl uses for {@code apply --server-side}. */
     private static final String KUBECTL = "kubectl";
     private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+    /** Who owns the fields of an object that no manager tracked when something first applies to it. */
+    public static final String BEFORE_FIRST_APPLY = "before-first-apply";
 
     /** Paths no manager owns: identity and bookkeeping fields every object has (upstream's stripped set). */
     private static final FieldSet STRIPPED = FieldSet.of(List.of(
@@ -176,9 +178,15 @@ public final class FieldManager {
         ManagedFields managed = live == null ? new ManagedFields()
                 : Optional.ofNullable(decodeOrNull(live.path("metadata").get("managedFields"))).orElseGet(ManagedFields::new);
         ObjectNode liveValue = live == null ? Json.object() : withoutManagedFields(live);
+        if (live != null && managed.isEmpty()) {
+            // An object nothing tracked yet: its fields become the "before-first-apply" updater's, as upstream does, so
+            // that a first apply changing them conflicts instead of silently taking them over.
+            managed.put(new Manager(BEFORE_FIRST_APPLY, Manager.Operation.UPDATE, kind.apiVersion(), ""),
+                    new ManagedFields.Entry(TypedValues.toFieldSet(liveValue, shape), kind.apiVersion(), Optional.of(now())));
+        }
         Manager applier = new Manager(manager, Manager.Operation.APPLY, "", target.subresource());
         try {
-            return applyOnce(live, liveValue, config, target, shape, managed, applier, force);
+            return applyOnce(live, liveValue, config, target, shape, copy(managed), applier, force);
         } catch (ConflictsException conflicts) {
             if (!manager.equals(KUBECTL) || live == null) {
                 throw conflicts.toStatus();
@@ -195,8 +203,7 @@ public final class FieldManager {
             if (!remaining.isEmpty()) {
                 throw new ConflictsException(remaining).toStatus();
             }
-            ManagedFields fresh = Optional.ofNullable(decodeOrNull(live.path("metadata").get("managedFields"))).orElseGet(ManagedFields::new);
-            return applyOnce(live, liveValue, config, target, shape, fresh, applier, true);
+            return applyOnce(live, liveValue, config, target, shape, copy(managed), applier, true);
         }
     }
 
@@ -381,6 +388,12 @@ public final class FieldManager {
             // As upstream, managed fields that cannot be decoded are replaced rather than failing the write.
             return null;
         }
+    }
+
+    private static ManagedFields copy(ManagedFields managed) {
+        ManagedFields copy = new ManagedFields();
+        managed.entries().forEach(copy::put);
+        return copy;
     }
 
     private static void strip(ManagedFields managed) {

@@ -307,6 +307,17 @@ class FieldManagerTest {
     }
 
     @Test
+    void theFirstApplyToAnUntrackedObjectConflictsWithBeforeFirstApply() {
+        ObjectNode untracked = yaml(WEB);
+
+        assertThatThrownBy(() -> fieldManager.apply(untracked, yaml(WEB.replace("replicas: 2", "replicas: 3")), DEPLOYMENTS, "tool", false))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("Apply failed with 1 conflict: conflict with \"before-first-apply\" using apps/v1: .spec.replicas"));
+        ObjectNode applied = fieldManager.apply(untracked, yaml(WEB), DEPLOYMENTS, "tool", false);
+        assertThat(managersOf(applied)).containsExactly("tool", FieldManager.BEFORE_FIRST_APPLY);
+    }
+
+    @Test
     void statusIsNotOwnedThroughTheMainResource() {
         ObjectNode applied = fieldManager.apply(null, yaml(WEB + "status: {replicas: 7}\n"), DEPLOYMENTS, "tool", false);
 
@@ -330,6 +341,12 @@ class FieldManagerTest {
         List<String> managers = new ArrayList<>();
         managedFields.forEach(entry -> managers.add(entry.path("manager").asText()));
         assertThat(managers).contains(FieldManager.ANCIENT_CHANGES, "writer-11").doesNotContain("creator");
+    }
+
+    private static List<String> managersOf(ObjectNode object) {
+        List<String> managers = new ArrayList<>();
+        object.path("metadata").path("managedFields").forEach(entry -> managers.add(entry.path("manager").asText()));
+        return managers;
     }
 
     private ObjectNode liveDeploymentBy(String manager) {
