@@ -583,11 +583,12 @@ public final class ResourceHandler {
                 } catch (RuntimeException e) {
                     throw StatusException.badRequest("error decoding YAML: " + e.getMessage());
                 }
-                if (!decoded.value().isObject()) {
-                    throw StatusException.badRequest("error decoding YAML: json: cannot unmarshal " + (decoded.value().isArray() ? "array" : "string")
+                JsonNode value = decoded.value().isNull() ? Json.object() : decoded.value();
+                if (!value.isObject()) {
+                    throw StatusException.badRequest("error decoding YAML: json: cannot unmarshal " + (value.isArray() ? "array" : value.isNumber() ? "number" : value.isBoolean() ? "bool" : "string")
                             + " into Go value of type map[string]interface {}");
                 }
-                yield new PatchRequest(contentType, decoded.value(), decoded.duplicateFields());
+                yield new PatchRequest(contentType, value, decoded.duplicateFields());
             }
             default -> throw StatusException.unsupportedMediaType(contentType.isEmpty() ? "\"\"" : contentType);
         };
