@@ -110,6 +110,10 @@ class ServerSideApplyTest {
         HttpResponse<String> patched = send("PATCH", CONFIG_MAPS + "/created?fieldManager=kubectl-edit", "application/merge-patch+json", "{\"data\":{\"other\":\"x\"}}");
         assertThat(managers(json(patched))).containsExactly("kubectl/Update", "kubectl-edit/Update");
 
+        // A client may rewrite managed fields; a single empty entry clears them, as upstream documents.
+        HttpResponse<String> cleared = send("PATCH", CONFIG_MAPS + "/created", "application/merge-patch+json", "{\"metadata\":{\"managedFields\":[{}]}}");
+        assertThat(json(cleared).path("metadata").has("managedFields")).isFalse();
+
         HttpResponse<String> tooLong = send("POST", CONFIG_MAPS + "?fieldManager=" + "x".repeat(129), "application/json",
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"long\"}}");
         assertThat(tooLong.statusCode()).isEqualTo(422);
