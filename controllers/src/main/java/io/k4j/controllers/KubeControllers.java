@@ -1,6 +1,7 @@
 package io.k4j.controllers;
 
 import io.k4j.controllerkit.manager.ControllerDescriptor;
+import io.k4j.controllers.job.JobController;
 import java.util.List;
 
 /**
@@ -12,6 +13,7 @@ public final class KubeControllers {
 
     public static List<ControllerDescriptor> descriptors() {
         return List.of(
+                new ControllerDescriptor(JobController.NAME, true, JobController.DEFAULT_WORKERS, JobController::new)
         );
     }
 }

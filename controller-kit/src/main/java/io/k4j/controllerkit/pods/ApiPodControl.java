@@ -31,7 +31,11 @@ public final class ApiPodControl implements PodControl {
 
     @Override
     public Pod createPod(String namespace, PodTemplateSpec template, HasMetadata controller, OwnerReference controllerRef) {
-        Pod pod = podFromTemplate(template, controller, controllerRef);
+        return createPod(namespace, podFromTemplate(template, controller, controllerRef), controller);
+    }
+
+    @Override
+    public Pod createPod(String namespace, Pod pod, HasMetadata controller) {
         try {
             Pod created = client.pods().inNamespace(namespace).resource(pod).create();
             events.event(controller, EventRecorder.NORMAL, "SuccessfulCreate", "Created pod: " + created.getMetadata().getName());

@@ -1,4 +1,4 @@
-package io.k4j.apiserver.registry.batch.cronjob;
+package io.k4j.api.cron;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
