@@ -1,7 +1,11 @@
 package io.k4j.controllers;
 
 import io.k4j.controllerkit.manager.ControllerDescriptor;
+import io.k4j.controllers.cronjob.CronJobController;
+import io.k4j.controllers.daemonset.DaemonSetController;
 import io.k4j.controllers.job.JobController;
+import io.k4j.controllers.statefulset.StatefulSetController;
+import io.k4j.controllers.ttlafterfinished.TtlAfterFinishedController;
 import java.util.List;
 
 /**
@@ -13,7 +17,11 @@ public final class KubeControllers {
 
     public static List<ControllerDescriptor> descriptors() {
         return List.of(
-                new ControllerDescriptor(JobController.NAME, true, JobController.DEFAULT_WORKERS, JobController::new)
+                new ControllerDescriptor(DaemonSetController.NAME, true, DaemonSetController.DEFAULT_WORKERS, DaemonSetController::new),
+                new ControllerDescriptor(StatefulSetController.NAME, true, StatefulSetController.DEFAULT_WORKERS, StatefulSetController::new),
+                new ControllerDescriptor(JobController.NAME, true, JobController.DEFAULT_WORKERS, JobController::new),
+                new ControllerDescriptor(CronJobController.NAME, true, CronJobController.DEFAULT_WORKERS, CronJobController::new),
+                new ControllerDescriptor(TtlAfterFinishedController.NAME, true, TtlAfterFinishedController.DEFAULT_WORKERS, TtlAfterFinishedController::new)
         );
     }
 }
