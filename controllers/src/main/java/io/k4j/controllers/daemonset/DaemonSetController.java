@@ -83,10 +83,7 @@ public final class DaemonSetController implements Controller {
         context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
-                ownerKey(pod).ifPresent(key -> {
-                    expectations.creationObserved(key);
-                    queue.add(key);
-                });
+                podAdded(pod);
             }
 
             @Override
@@ -99,11 +96,22 @@ public final class DaemonSetController implements Controller {
 
             @Override
             public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                ownerKey(pod).ifPresent(key -> {
-                    expectations.deletionObserved(key);
-                    queue.add(key);
-                });
+                podDeleted(pod);
             }
+        });
+    }
+
+    void podAdded(Pod pod) {
+        ownerKey(pod).ifPresent(key -> {
+            expectations.creationObserved(key);
+            queue.add(key);
+        });
+    }
+
+    void podDeleted(Pod pod) {
+        ownerKey(pod).ifPresent(key -> {
+            expectations.deletionObserved(key);
+            queue.add(key);
         });
     }
 
