@@ -39,6 +39,8 @@ class DaemonSetControllerTest {
     private final FakePodControl podControl = new FakePodControl();
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final List<DaemonSet> statusWrites = new ArrayList<>();
+    private int observed;
+    private int observedNames;
     private final DaemonSetController controller = new DaemonSetController(new Lister<>(daemonSetCache), new Lister<>(podCache), new Lister<>(nodeCache),
             new ControllerHistory(new InMemoryRevisionStore(revisionCache), new Lister<>(revisionCache)), podControl,
             daemonSet -> {
@@ -107,7 +109,7 @@ class DaemonSetControllerTest {
         DaemonSet running = daemonSetCache.getByKey(KEY);
         assertThat(running.getStatus().getNumberAvailable()).isEqualTo(3);
         assertThat(running.getStatus().getUpdatedNumberScheduled()).isEqualTo(3);
-        podControl.clear();
+        clearRecordedCalls();
 
         daemonSetCache.put(new DaemonSetBuilder(daemonSetCache.getByKey(KEY)).editMetadata().withGeneration(2L).endMetadata()
                 .editSpec().editTemplate().editSpec().editFirstContainer().withImage("agent:v2").endContainer().endSpec().endTemplate().endSpec().build());
@@ -127,7 +129,7 @@ class DaemonSetControllerTest {
                 .withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0)).endRollingUpdate().endUpdateStrategy().endSpec().build());
         controller.sync(KEY);
         observeCreatedPodsRunning();
-        podControl.clear();
+        clearRecordedCalls();
 
         daemonSetCache.put(new DaemonSetBuilder(daemonSetCache.getByKey(KEY))
                 .editSpec().editTemplate().editSpec().editFirstContainer().withImage("agent:v2").endContainer().endSpec().endTemplate().endSpec().build());
@@ -137,7 +139,7 @@ class DaemonSetControllerTest {
         assertThat(podControl.created()).hasSize(1);
         String surgeNode = DaemonPods.targetNode(podControl.created().get(0)).orElseThrow();
         observeCreatedPodsRunning();
-        podControl.clear();
+        clearRecordedCalls();
 
         controller.sync(KEY);
 
@@ -152,7 +154,7 @@ class DaemonSetControllerTest {
         daemonSetCache.put(daemonSet("v1").editSpec().withNewUpdateStrategy().withType("OnDelete").endUpdateStrategy().endSpec().build());
         controller.sync(KEY);
         observeCreatedPodsRunning();
-        podControl.clear();
+        clearRecordedCalls();
 
         daemonSetCache.put(new DaemonSetBuilder(daemonSetCache.getByKey(KEY))
                 .editSpec().editTemplate().editSpec().editFirstContainer().withImage("agent:v2").endContainer().endSpec().endTemplate().endSpec().build());
@@ -168,7 +170,7 @@ class DaemonSetControllerTest {
         daemonSetCache.put(daemonSet("v1").editSpec().editTemplate().editSpec().withNodeSelector(Map.of("role", "agent")).endSpec().endTemplate().endSpec().build());
         controller.sync(KEY);
         observeCreatedPodsRunning();
-        podControl.clear();
+        clearRecordedCalls();
 
         nodeCache.put(node("node-1", Map.of("role", "none")).build());
         controller.sync(KEY);
@@ -177,19 +179,25 @@ class DaemonSetControllerTest {
         assertThat(daemonSetCache.getByKey(KEY).getStatus().getNumberMisscheduled()).isEqualTo(1);
     }
 
+    /** What the pod informer would show: each pod created since the last call, bound to its node, Running and Ready. */
     private void observeCreatedPodsRunning() {
-        for (Pod created : podControl.created()) {
-            String key = "kube-system/" + created.getMetadata().getName();
-            if (podCache.getByKey(key) != null) {
-                continue;
-            }
-            Pod pod = new PodBuilder(created).editMetadata().withCreationTimestamp(clock.instant().toString()).endMetadata()
-                    .editSpec().withNodeName(DaemonPods.targetNode(created).orElseThrow()).endSpec()
+        List<Pod> created = podControl.created();
+        for (Pod pod : created.subList(observed, created.size())) {
+            // The fake names pods by its own counter, which restarts after clear(); keep cache names unique.
+            String name = "agent-" + observedNames++;
+            Pod running = new PodBuilder(pod).editMetadata().withName(name).withCreationTimestamp(clock.instant().toString()).endMetadata()
+                    .editSpec().withNodeName(DaemonPods.targetNode(pod).orElseThrow()).endSpec()
                     .withNewStatus().withPhase("Running").addToConditions(new PodConditionBuilder().withType("Ready").withStatus("True")
                             .withLastTransitionTime(clock.instant().toString()).build()).endStatus().build();
-            podCache.put(pod);
-            controller.podAdded(pod);
+            podCache.put(running);
+            controller.podAdded(running);
         }
+        observed = created.size();
+    }
+
+    private void clearRecordedCalls() {
+        podControl.clear();
+        observed = 0;
     }
 
     private static DaemonSetBuilder daemonSet(String version) {
