@@ -65,7 +65,10 @@ public final class ApiPodControl implements PodControl {
 
     @Override
     public void patchPod(String namespace, String name, String strategicMergePatch) {
-        client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
+        // Patching by name alone makes fabric8 GET the pod first, which controllers' RBAC roles (upstream's) do not
+        // allow; a stub with the name sends only the PATCH.
+        Pod target = new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
+        client.pods().inNamespace(namespace).resource(target).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
     }
 
     /**

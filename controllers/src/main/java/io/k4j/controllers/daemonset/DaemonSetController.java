@@ -79,7 +79,24 @@ public final class DaemonSetController implements Controller {
                 statusWriter(context.clientFor(SERVICE_ACCOUNT)), context.eventRecorder(SERVICE_ACCOUNT), context.clock());
         context.informers().informer(DaemonSet.class).addEventHandler(handler(this::enqueue));
         context.informers().informer(ControllerRevision.class).addEventHandler(handler(this::enqueueOwner));
-        context.informers().informer(Node.class).addEventHandler(handler(node -> enqueueAll()));
+        context.informers().informer(Node.class).addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                enqueueAll();
+            }
+
+            @Override
+            public void onUpdate(Node oldNode, Node newNode) {
+                if (affectsDaemonPods(oldNode, newNode)) {
+                    enqueueAll();
+                }
+            }
+
+            @Override
+            public void onDelete(Node node, boolean deletedFinalStateUnknown) {
+                enqueueAll();
+            }
+        });
         context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -162,6 +179,26 @@ public final class DaemonSetController implements Controller {
             workers.close();
         }
         queue.shutDown();
+    }
+
+    /**
+     * Heartbeats change a node every few seconds; only labels, taints and condition statuses can change where daemon
+     * pods belong (upstream's {@code shouldIgnoreNodeUpdate}).
+     */
+    static boolean affectsDaemonPods(Node oldNode, Node newNode) {
+        if (!Objects.equals(oldNode.getMetadata().getLabels(), newNode.getMetadata().getLabels())
+                || !Objects.equals(oldNode.getSpec(), newNode.getSpec())) {
+            return true;
+        }
+        return !Objects.equals(conditionStatuses(oldNode), conditionStatuses(newNode));
+    }
+
+    private static Map<String, String> conditionStatuses(Node node) {
+        Map<String, String> statuses = new HashMap<>();
+        if (node.getStatus() != null && node.getStatus().getConditions() != null) {
+            node.getStatus().getConditions().forEach(condition -> statuses.put(condition.getType(), condition.getStatus()));
+        }
+        return statuses;
     }
 
     private void enqueue(DaemonSet daemonSet) {

@@ -479,7 +479,7 @@ public final class StatefulSetController implements Controller {
             for (PersistentVolumeClaim template : set.getSpec().getVolumeClaimTemplates()) {
                 String name = claimName(template.getMetadata().getName(), ordinal);
                 String patch = "{\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"name\":\"" + pod.getMetadata().getName()
-                        + "\",\"uid\":\"" + pod.getMetadata().getUid() + "\",\"blockOwnerDeletion\":true}]}}";
+                        + "\",\"uid\":\"" + pod.getMetadata().getUid() + "\"}]}}";
                 try {
                     control.patchClaim(set.getMetadata().getNamespace(), name, patch);
                 } catch (KubernetesClientException e) {
