@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -218,6 +219,8 @@ class BatchAndAppsControllersIT {
 
     private static String namespace(String name) {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        // Pods need the namespace's default ServiceAccount; the ServiceAccount controller is not part of this test.
+        client.serviceAccounts().inNamespace(name).resource(new ServiceAccountBuilder().withNewMetadata().withName("default").endMetadata().build()).create();
         return name;
     }
 

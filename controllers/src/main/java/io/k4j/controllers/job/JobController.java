@@ -215,8 +215,14 @@ public final class JobController implements Controller {
         Optional<Job> cached = jobs.getByKey(key);
         if (cached.isEmpty()) {
             expectations.deleteExpectations(key);
-            finalizerRemovals.remove(key);
             backoffs.remove(key);
+            // Pods of a deleted job are deleted by the garbage collector; the finalizer must not keep them forever.
+            List<Pod> orphans = pods.list(ObjectKeys.namespace(key)).stream()
+                    .filter(JobController::hasTrackingFinalizer)
+                    .filter(pod -> jobKeyOf(pod).filter(key::equals).isPresent())
+                    .toList();
+            removeTrackingFinalizers(key, orphans);
+            finalizerRemovals.remove(key);
             return Optional.empty();
         }
         Job job = new JobBuilder(cached.get()).build();

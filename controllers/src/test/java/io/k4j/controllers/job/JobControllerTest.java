@@ -277,6 +277,19 @@ class JobControllerTest {
         assertThat(events.events()).contains("Normal Resumed Job resumed");
     }
 
+    @Test
+    void releasesThePodsOfADeletedJob() {
+        jobCache.put(job(2, 2, 6).build());
+        sync();
+        observeCreatedPods();
+        podControl.clear();
+
+        jobCache.remove(currentJob());
+        sync();
+
+        assertThat(podControl.patches()).hasSize(2).allSatisfy(patch -> assertThat(patch).contains("$deleteFromPrimitiveList/finalizers"));
+    }
+
     private Optional<Duration> sync() {
         return controller.syncJob(KEY);
     }
