@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -58,7 +59,7 @@ public final class CronJobController implements Controller {
     static final Duration NEXT_SCHEDULE_DELTA = Duration.ofMillis(100);
 
     private static final Logger LOG = LoggerFactory.getLogger(CronJobController.class);
-    private static final DateTimeFormatter RFC1123Z = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z", java.util.Locale.ROOT);
+    private static final DateTimeFormatter RFC1123Z = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z", Locale.ROOT);
 
     private final Lister<CronJob> cronJobs;
     private final Lister<Job> jobs;

@@ -72,7 +72,7 @@ final class ScheduleTimes {
         return new Due(Optional.of(mostRecent), missed);
     }
 
-    /** The first activation after {@code now}, counted from the later of now and the last scheduled time. */
+    /** The first activation strictly after {@code now}: when the controller must look at the CronJob again. */
     static Optional<ZonedDateTime> next(CronSchedule schedule, ZoneId zone, Instant now) {
         return schedule.next(now.atZone(zone));
     }
