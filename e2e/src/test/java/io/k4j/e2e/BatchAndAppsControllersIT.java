@@ -57,7 +57,8 @@ class BatchAndAppsControllersIT {
 
     @BeforeAll
     static void start() throws IOException {
-        server = K4jServer.start(temporaryDirectory.resolve("data"));
+        // No kubelet heartbeats here: without these two the node controllers would taint the test's nodes unreachable.
+        server = K4jServer.start(temporaryDirectory.resolve("data"), "--controllers=*,-node-lifecycle,-taint-eviction-controller");
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build();
         for (String name : List.of("worker-1", "worker-2")) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels("kubernetes.io/hostname", name).endMetadata()
