@@ -44,6 +44,10 @@ final class CompletedIndexes {
         return indexes.size();
     }
 
+    java.util.stream.IntStream stream() {
+        return indexes.stream().mapToInt(Integer::intValue);
+    }
+
     /** The compressed form; empty when no index completed. */
     String format() {
         List<String> intervals = new ArrayList<>();

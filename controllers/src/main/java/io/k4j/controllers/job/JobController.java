@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.api.model.batch.v1.SuccessPolicyRule;
 import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPods;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -52,7 +53,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs Jobs to completion, as upstream's {@code pkg/controller/job}: creates pods up to {@code parallelism} until
- * {@code completions} succeeded (NonIndexed, or one per index for Indexed jobs), recreates failed pods with
+ * {@code completions} succeeded (NonIndexed, or one per index for Indexed jobs, or a {@code successPolicy} rule
+ * matched), recreates failed pods with
  * exponential backoff until {@code backoffLimit}, enforces {@code activeDeadlineSeconds} and {@code podFailurePolicy},
  * honours {@code suspend}, and counts finished pods exactly once through the {@code batch.kubernetes.io/job-tracking}
  * finalizer and {@code status.uncountedTerminatedPods}. Terminal conditions are delayed as in 1.32: first
@@ -349,6 +351,7 @@ public final class JobController implements Controller {
                                 ? Optional.of(condition("FailureTarget", "BackoffLimitExceeded", "Job has reached the specified backoff limit"))
                                 : Optional.empty())
                         .or(this::deadlineTarget)
+                        .or(this::successPolicyTarget)
                         .or(() -> succeededEnough(succeeded)
                                 ? Optional.of(condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods"))
                                 : Optional.empty());
@@ -444,6 +447,30 @@ public final class JobController implements Controller {
                 return succeeded > 0 && active.isEmpty();
             }
             return succeeded >= completions;
+        }
+
+        /** The first {@code successPolicy} rule the completed indexes satisfy (Indexed jobs only, as upstream). */
+        private Optional<JobCondition> successPolicyTarget() {
+            if (!indexed || job.getSpec().getSuccessPolicy() == null || job.getSpec().getSuccessPolicy().getRules() == null) {
+                return Optional.empty();
+            }
+            int total = completions == null ? 0 : completions;
+            List<SuccessPolicyRule> rules = job.getSpec().getSuccessPolicy().getRules();
+            for (int index = 0; index < rules.size(); index++) {
+                SuccessPolicyRule rule = rules.get(index);
+                boolean matched;
+                if (rule.getSucceededIndexes() != null) {
+                    CompletedIndexes wanted = CompletedIndexes.parse(rule.getSucceededIndexes(), total);
+                    int done = (int) wanted.stream().filter(completedIndexes::contains).count();
+                    matched = rule.getSucceededCount() == null ? done == wanted.size() && done > 0 : done >= rule.getSucceededCount();
+                } else {
+                    matched = rule.getSucceededCount() != null && completedIndexes.size() >= rule.getSucceededCount();
+                }
+                if (matched) {
+                    return Optional.of(condition("SuccessCriteriaMet", "SuccessPolicy", "Matched rules at index " + index));
+                }
+            }
+            return Optional.empty();
         }
 
         private Optional<JobCondition> deadlineTarget() {

@@ -278,6 +278,24 @@ class JobControllerTest {
     }
 
     @Test
+    void successPolicyEndsAnIndexedJobEarly() {
+        jobCache.put(job(4, 4, 6).editSpec().withCompletionMode("Indexed")
+                .withNewSuccessPolicy().addNewRule().withSucceededIndexes("0").endRule().endSuccessPolicy().endSpec().build());
+        sync();
+        observeCreatedPods();
+
+        finish(podCache.list().stream().filter(pod -> JobController.completionIndex(pod) == 0).findFirst().orElseThrow(), "Succeeded", 0);
+        sync();
+
+        JobCondition target = currentJob().getStatus().getConditions().get(0);
+        assertThat(target.getType()).isEqualTo("SuccessCriteriaMet");
+        assertThat(target.getReason()).isEqualTo("SuccessPolicy");
+        assertThat(target.getMessage()).isEqualTo("Matched rules at index 0");
+        // The other indexes are not needed any more.
+        assertThat(podControl.deleted()).hasSize(3);
+    }
+
+    @Test
     void releasesThePodsOfADeletedJob() {
         jobCache.put(job(2, 2, 6).build());
         sync();
