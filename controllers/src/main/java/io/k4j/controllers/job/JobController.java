@@ -55,7 +55,8 @@ import org.slf4j.LoggerFactory;
  * Runs Jobs to completion, as upstream's {@code pkg/controller/job}: creates pods up to {@code parallelism} until
  * {@code completions} succeeded (NonIndexed, or one per index for Indexed jobs, or a {@code successPolicy} rule
  * matched), recreates failed pods with
- * exponential backoff until {@code backoffLimit}, enforces {@code activeDeadlineSeconds} and {@code podFailurePolicy},
+ * exponential backoff until {@code backoffLimit} (or per index until {@code backoffLimitPerIndex}), enforces
+ * {@code activeDeadlineSeconds} and {@code podFailurePolicy},
  * honours {@code suspend}, and counts finished pods exactly once through the {@code batch.kubernetes.io/job-tracking}
  * finalizer and {@code status.uncountedTerminatedPods}. Terminal conditions are delayed as in 1.32: first
  * {@code FailureTarget}/{@code SuccessCriteriaMet}, then {@code Failed}/{@code Complete} once no pod is left running.
@@ -70,6 +71,7 @@ public final class JobController implements Controller {
     static final String TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
     static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
     static final String COMPLETION_INDEX_ENV = "JOB_COMPLETION_INDEX";
+    static final String INDEX_FAILURE_COUNT = "batch.kubernetes.io/job-index-failure-count";
     static final String MANAGED_BY_CONTROLLER = "kubernetes.io/job-controller";
     static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(10);
     static final Duration MAX_BACKOFF = Duration.ofMinutes(6);
@@ -269,6 +271,11 @@ public final class JobController implements Controller {
         private final int parallelism;
         private final Integer completions;
         private final CompletedIndexes completedIndexes;
+        /** Indexes that failed for good ({@code backoffLimitPerIndex}); empty unless the job sets it. */
+        private final CompletedIndexes failedIndexes;
+        private final Integer backoffLimitPerIndex;
+        /** How often each index failed before, for the failure-count annotation of its next pod. */
+        private final Map<Integer, Integer> indexFailures = new HashMap<>();
         private final List<Pod> ignoredFailures = new ArrayList<>();
         private List<Pod> active;
         private int terminating;
@@ -297,6 +304,8 @@ public final class JobController implements Controller {
             this.parallelism = job.getSpec().getParallelism() == null ? 1 : job.getSpec().getParallelism();
             this.completions = job.getSpec().getCompletions();
             this.completedIndexes = indexed ? CompletedIndexes.parse(status.getCompletedIndexes(), completions == null ? 0 : completions) : new CompletedIndexes();
+            this.backoffLimitPerIndex = indexed ? job.getSpec().getBackoffLimitPerIndex() : null;
+            this.failedIndexes = backoffLimitPerIndex != null ? CompletedIndexes.parse(status.getFailedIndexes(), completions == null ? 0 : completions) : new CompletedIndexes();
         }
 
         Optional<Duration> run() {
@@ -323,6 +332,11 @@ public final class JobController implements Controller {
                         continue;
                     }
                     newFailed.add(pod);
+                    int index = completionIndex(pod);
+                    if (backoffLimitPerIndex != null && index >= 0 && index < value(completions)
+                            && (match.action() == PodFailurePolicies.Action.FAIL_INDEX || indexFailureCount(pod) + 1 > backoffLimitPerIndex)) {
+                        failedIndexes.add(index);
+                    }
                     if (match.action() == PodFailurePolicies.Action.FAIL_JOB && podFailurePolicyTarget.isEmpty()) {
                         podFailurePolicyTarget = Optional.of(condition("FailureTarget", "PodFailurePolicy", match.message().orElse("")));
                     }
@@ -351,6 +365,7 @@ public final class JobController implements Controller {
                                 ? Optional.of(condition("FailureTarget", "BackoffLimitExceeded", "Job has reached the specified backoff limit"))
                                 : Optional.empty())
                         .or(this::deadlineTarget)
+                        .or(this::failedIndexesTarget)
                         .or(this::successPolicyTarget)
                         .or(() -> succeededEnough(succeeded)
                                 ? Optional.of(condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods"))
@@ -367,6 +382,9 @@ public final class JobController implements Controller {
             status.setActive(active.size());
             status.setReady((int) active.stream().filter(Pods::isReady).count());
             status.setTerminating(terminating);
+            if (backoffLimitPerIndex != null) {
+                status.setFailedIndexes(failedIndexes.format());
+            }
             if (indexed) {
                 String formatted = completedIndexes.format();
                 status.setCompletedIndexes(formatted);
@@ -447,6 +465,21 @@ public final class JobController implements Controller {
                 return succeeded > 0 && active.isEmpty();
             }
             return succeeded >= completions;
+        }
+
+        /** With {@code backoffLimitPerIndex}: too many failed indexes, or every index finished and some failed. */
+        private Optional<JobCondition> failedIndexesTarget() {
+            if (backoffLimitPerIndex == null || failedIndexes.size() == 0) {
+                return Optional.empty();
+            }
+            Integer maxFailedIndexes = job.getSpec().getMaxFailedIndexes();
+            if (maxFailedIndexes != null && failedIndexes.size() > maxFailedIndexes) {
+                return Optional.of(condition("FailureTarget", "MaxFailedIndexesExceeded", "Job has exceeded the specified maximal number of failed indexes"));
+            }
+            if (completedIndexes.size() + failedIndexes.size() >= value(completions)) {
+                return Optional.of(condition("FailureTarget", "FailedIndexes", "Job has failed indexes"));
+            }
+            return Optional.empty();
         }
 
         /** The first {@code successPolicy} rule the completed indexes satisfy (Indexed jobs only, as upstream). */
@@ -565,7 +598,7 @@ public final class JobController implements Controller {
             List<Pod> toDelete = new ArrayList<>();
             for (Pod pod : active) {
                 int index = completionIndex(pod);
-                if (index < 0 || index >= total || completedIndexes.contains(index)) {
+                if (index < 0 || index >= total || completedIndexes.contains(index) || failedIndexes.contains(index)) {
                     toDelete.add(pod);
                 } else {
                     activeByIndex.computeIfAbsent(index, ignored -> new ArrayList<>()).add(pod);
@@ -591,13 +624,33 @@ public final class JobController implements Controller {
             if (!toDelete.isEmpty()) {
                 deleteActive(toDelete);
             }
-            List<Integer> missing = new ArrayList<>();
-            for (int index = 0; index < total && missing.size() < parallelism - running; index++) {
-                if (!busy.contains(index) && !completedIndexes.contains(index)) {
-                    missing.add(index);
+            Map<Integer, Pod> lastFailure = new HashMap<>();
+            for (Pod pod : jobPods) {
+                int index = completionIndex(pod);
+                if ("Failed".equals(Pods.phase(pod)) && index >= 0
+                        && (!lastFailure.containsKey(index) || finishTime(pod, now).isAfter(finishTime(lastFailure.get(index), now)))) {
+                    lastFailure.put(index, pod);
                 }
             }
-            if (!missing.isEmpty() && mayCreate(backoff)) {
+            List<Integer> missing = new ArrayList<>();
+            for (int index = 0; index < total && missing.size() < parallelism - running; index++) {
+                if (busy.contains(index) || completedIndexes.contains(index) || failedIndexes.contains(index)) {
+                    continue;
+                }
+                if (backoffLimitPerIndex != null && lastFailure.containsKey(index)) {
+                    // Each index backs off on its own failures, as upstream does with backoffLimitPerIndex.
+                    Pod failedPod = lastFailure.get(index);
+                    int failures = indexFailureCount(failedPod) + 1;
+                    indexFailures.put(index, failures);
+                    Optional<Duration> wait = remainingBackoff(new BackoffRecord(failures, Optional.of(finishTime(failedPod, now))), now);
+                    if (wait.isPresent()) {
+                        requeueAfter(wait.get());
+                        continue;
+                    }
+                }
+                missing.add(index);
+            }
+            if (!missing.isEmpty() && (backoffLimitPerIndex != null || mayCreate(backoff))) {
                 createPods(missing);
             }
         }
@@ -658,6 +711,9 @@ public final class JobController implements Controller {
                 String value = Integer.toString(index);
                 Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? new HashMap<>() : pod.getMetadata().getAnnotations();
                 annotations.put(COMPLETION_INDEX, value);
+                if (backoffLimitPerIndex != null) {
+                    annotations.put(INDEX_FAILURE_COUNT, Integer.toString(indexFailures.getOrDefault(index, 0)));
+                }
                 pod.getMetadata().setAnnotations(annotations);
                 Map<String, String> podLabels = pod.getMetadata().getLabels() == null ? new HashMap<>() : pod.getMetadata().getLabels();
                 podLabels.put(COMPLETION_INDEX, value);
@@ -823,6 +879,19 @@ public final class JobController implements Controller {
         }
         return job.getStatus().getConditions().stream()
                 .anyMatch(condition -> ("Complete".equals(condition.getType()) || "Failed".equals(condition.getType())) && TRUE.equals(condition.getStatus()));
+    }
+
+    /** How often the pod's index had failed before the pod was created (its failure-count annotation). */
+    static int indexFailureCount(Pod pod) {
+        String value = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(INDEX_FAILURE_COUNT);
+        if (value == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(value));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** The pod's completion index from its annotation (or label), -1 when missing or invalid. */

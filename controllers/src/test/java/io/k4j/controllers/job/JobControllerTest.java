@@ -296,6 +296,37 @@ class JobControllerTest {
     }
 
     @Test
+    void backoffLimitPerIndexFailsAnIndexAndThenTheJob() {
+        jobCache.put(job(2, 2, Integer.MAX_VALUE).editSpec().withCompletionMode("Indexed").withBackoffLimitPerIndex(1).endSpec().build());
+        sync();
+        observeCreatedPods();
+        assertThat(podControl.created()).allSatisfy(pod -> assertThat(pod.getMetadata().getAnnotations()).containsEntry(JobController.INDEX_FAILURE_COUNT, "0"));
+
+        finish(indexPod(0), "Failed", 1);
+        finish(indexPod(1), "Succeeded", 0);
+        assertThat(sync()).contains(Duration.ofSeconds(10));
+        applyFinalizerRemovals();
+        assertThat(currentJob().getStatus().getFailedIndexes()).isEmpty();
+
+        clock.advance(Duration.ofSeconds(10));
+        sync();
+        Pod retry = podControl.created().get(2);
+        assertThat(JobController.completionIndex(retry)).isZero();
+        assertThat(retry.getMetadata().getAnnotations()).containsEntry(JobController.INDEX_FAILURE_COUNT, "1");
+        observeCreatedPods();
+
+        finish(newestPod(), "Failed", 1);
+        sync();
+
+        Job job = currentJob();
+        assertThat(job.getStatus().getFailedIndexes()).isEqualTo("0");
+        assertThat(job.getStatus().getCompletedIndexes()).isEqualTo("1");
+        // Nothing is left running, so the target and the terminal condition come in the same pass.
+        assertThat(job.getStatus().getConditions()).extracting(JobCondition::getType).containsExactly("FailureTarget", "Failed");
+        assertThat(job.getStatus().getConditions()).extracting(JobCondition::getReason).containsOnly("FailedIndexes");
+    }
+
+    @Test
     void releasesThePodsOfADeletedJob() {
         jobCache.put(job(2, 2, 6).build());
         sync();
@@ -306,6 +337,11 @@ class JobControllerTest {
         sync();
 
         assertThat(podControl.patches()).hasSize(2).allSatisfy(patch -> assertThat(patch).contains("$deleteFromPrimitiveList/finalizers"));
+    }
+
+    private Pod indexPod(int index) {
+        return podCache.list().stream().filter(pod -> JobController.completionIndex(pod) == index && "Running".equals(pod.getStatus().getPhase()))
+                .findFirst().orElseThrow();
     }
 
     private Optional<Duration> sync() {
