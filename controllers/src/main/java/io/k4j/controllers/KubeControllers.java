@@ -1,8 +1,11 @@
 package io.k4j.controllers;
 
 import io.k4j.controllerkit.manager.ControllerDescriptor;
+import io.k4j.controllers.cronjob.CronJobController;
+import io.k4j.controllers.daemonset.DaemonSetController;
 import io.k4j.controllers.disruption.DisruptionController;
 import io.k4j.controllers.garbagecollector.GarbageCollectorController;
+import io.k4j.controllers.job.JobController;
 import io.k4j.controllers.namespace.NamespaceController;
 import io.k4j.controllers.nodeipam.NodeIpamController;
 import io.k4j.controllers.nodelifecycle.NodeLifecycleController;
@@ -10,7 +13,9 @@ import io.k4j.controllers.podgc.PodGarbageCollector;
 import io.k4j.controllers.resourcequota.ResourceQuotaController;
 import io.k4j.controllers.rootcacertpublisher.RootCaCertPublisher;
 import io.k4j.controllers.serviceaccount.ServiceAccountsController;
+import io.k4j.controllers.statefulset.StatefulSetController;
 import io.k4j.controllers.tainteviction.TaintEvictionController;
+import io.k4j.controllers.ttlafterfinished.TtlAfterFinishedController;
 import java.util.List;
 
 /**
@@ -31,7 +36,12 @@ public final class KubeControllers {
                 new ControllerDescriptor(NodeIpamController.NAME, true, 1, NodeIpamController::new),
                 new ControllerDescriptor(NodeLifecycleController.NAME, true, 1, NodeLifecycleController::new),
                 new ControllerDescriptor(TaintEvictionController.NAME, true, 1, TaintEvictionController::new),
-                new ControllerDescriptor(DisruptionController.NAME, true, 1, DisruptionController::new)
+                new ControllerDescriptor(DisruptionController.NAME, true, 1, DisruptionController::new),
+                new ControllerDescriptor(DaemonSetController.NAME, true, DaemonSetController.DEFAULT_WORKERS, DaemonSetController::new),
+                new ControllerDescriptor(StatefulSetController.NAME, true, StatefulSetController.DEFAULT_WORKERS, StatefulSetController::new),
+                new ControllerDescriptor(JobController.NAME, true, JobController.DEFAULT_WORKERS, JobController::new),
+                new ControllerDescriptor(CronJobController.NAME, true, CronJobController.DEFAULT_WORKERS, CronJobController::new),
+                new ControllerDescriptor(TtlAfterFinishedController.NAME, true, TtlAfterFinishedController.DEFAULT_WORKERS, TtlAfterFinishedController::new)
         );
     }
 }
