@@ -1,6 +1,10 @@
 package io.k4j.controllers;
 
 import io.k4j.controllerkit.manager.ControllerDescriptor;
+import io.k4j.controllers.deployment.DeploymentController;
+import io.k4j.controllers.replicaset.ReplicaSetController;
+import io.k4j.controllers.replicaset.ReplicaSets;
+import io.k4j.controllers.replication.ReplicationControllers;
 import java.util.List;
 
 /**
@@ -12,6 +16,9 @@ public final class KubeControllers {
 
     public static List<ControllerDescriptor> descriptors() {
         return List.of(
+                new ControllerDescriptor("deployment", true, 5, DeploymentController::create),
+                new ControllerDescriptor("replicaset", true, 5, context -> ReplicaSetController.create(context, ReplicaSets.INSTANCE)),
+                new ControllerDescriptor("replicationcontroller", true, 5, context -> ReplicaSetController.create(context, ReplicationControllers.INSTANCE))
         );
     }
 }
