@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.Config;
@@ -272,6 +273,14 @@ class DeploymentControllersIT {
 
     private static String namespace(String name) {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        // Pods need the namespace's default service account (ServiceAccount admission); no serviceaccount controller
+        // may run beside these controllers, so make sure it exists.
+        await().atMost(TIMEOUT).ignoreExceptions().until(() -> {
+            if (client.serviceAccounts().inNamespace(name).withName("default").get() == null) {
+                client.serviceAccounts().inNamespace(name).resource(new ServiceAccountBuilder().withNewMetadata().withName("default").endMetadata().build()).create();
+            }
+            return true;
+        });
         return name;
     }
 
