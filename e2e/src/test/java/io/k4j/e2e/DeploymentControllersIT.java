@@ -229,6 +229,7 @@ class DeploymentControllersIT {
         await().atMost(TIMEOUT).untilAsserted(() -> {
             assertThat(pods(namespace)).hasSize(2);
             ReplicaSet replicaSet = replicaSet(namespace, "capped");
+            assertThat(replicaSet.getStatus()).isNotNull();
             assertThat(replicaSet.getStatus().getConditions()).singleElement().satisfies(condition -> {
                 assertThat(condition.getType()).isEqualTo("ReplicaFailure");
                 assertThat(condition.getReason()).isEqualTo("FailedCreate");

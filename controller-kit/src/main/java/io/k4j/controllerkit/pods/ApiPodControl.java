@@ -61,7 +61,10 @@ public final class ApiPodControl implements PodControl {
 
     @Override
     public void patchPod(String namespace, String name, String strategicMergePatch) {
-        client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
+        // Patch through a named stand-in item: fabric8 GETs the object first when patching by name alone, and
+        // upstream's controller roles (replicaset-controller, job-controller, …) may patch pods but not get them.
+        Pod target = new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
+        client.pods().inNamespace(namespace).resource(target).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
     }
 
     /**

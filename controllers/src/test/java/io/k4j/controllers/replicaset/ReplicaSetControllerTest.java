@@ -212,6 +212,40 @@ class ReplicaSetControllerTest {
         assertThat(rcCache.getByKey("default/legacy").getStatus().getObservedGeneration()).isEqualTo(1L);
     }
 
+    @Test
+    void orphanPodsWakeTheReplicaSetsThatSelectThem() {
+        put(replicaSet("web", 1, 0));
+        put(replicaSet("api", 1, 0));
+
+        controller.addPod(pod("stray", null, null, "Pending", false, START));
+
+        assertThat(controller.queue().length()).isEqualTo(1);
+    }
+
+    @Test
+    void ownedPodEventsCountAsObservedCreations() {
+        ReplicaSet replicaSet = put(replicaSet("web", 2, 0));
+        controller.expectations().expectCreations("default/web", 2);
+
+        controller.addPod(pod("a", replicaSet, null, "Pending", false, START));
+        assertThat(controller.expectations().satisfiedExpectations("default/web")).isFalse();
+        controller.addPod(pod("b", replicaSet, null, "Pending", false, START));
+
+        assertThat(controller.expectations().satisfiedExpectations("default/web")).isTrue();
+    }
+
+    @Test
+    void deletedReplicaSetsForgetTheirExpectations() {
+        ReplicaSet replicaSet = put(replicaSet("web", 2, 0));
+        controller.sync("default/web");
+        replicaSetCache.remove(replicaSet);
+        controller.deleteReplicaSet(replicaSet);
+
+        assertThat(controller.expectations().pending("default/web")).containsExactly(0, 0);
+        controller.sync("default/web");
+        assertThat(podControl.created()).hasSize(2);
+    }
+
     private static io.fabric8.kubernetes.api.model.ReplicationControllerStatus toRcStatus(ReplicaSetStatus status) {
         return new io.fabric8.kubernetes.api.model.ReplicationControllerStatusBuilder()
                 .withReplicas(status.getReplicas())
