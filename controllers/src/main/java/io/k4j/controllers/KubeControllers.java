@@ -2,9 +2,13 @@ package io.k4j.controllers;
 
 import io.k4j.controllerkit.manager.ControllerDescriptor;
 import io.k4j.controllers.deployment.DeploymentController;
+import io.k4j.controllers.disruption.DisruptionController;
+import io.k4j.controllers.nodeipam.NodeIpamController;
+import io.k4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.k4j.controllers.replicaset.ReplicaSetController;
 import io.k4j.controllers.replicaset.ReplicaSets;
 import io.k4j.controllers.replication.ReplicationControllers;
+import io.k4j.controllers.tainteviction.TaintEvictionController;
 import java.util.List;
 
 /**
@@ -16,7 +20,11 @@ public final class KubeControllers {
 
     public static List<ControllerDescriptor> descriptors() {
         return List.of(
-                new ControllerDescriptor("deployment", true, 5, DeploymentController::create),
+                new ControllerDescriptor(NodeIpamController.NAME, true, 1, NodeIpamController::new),
+                new ControllerDescriptor(NodeLifecycleController.NAME, true, 1, NodeLifecycleController::new),
+                new ControllerDescriptor(TaintEvictionController.NAME, true, 1, TaintEvictionController::new),
+                new ControllerDescriptor(DisruptionController.NAME, true, 1, DisruptionController::new),
+                new ControllerDescriptor(DeploymentController.NAME, true, 5, DeploymentController::create),
                 new ControllerDescriptor("replicaset", true, 5, context -> ReplicaSetController.create(context, ReplicaSets.INSTANCE)),
                 new ControllerDescriptor("replicationcontroller", true, 5, context -> ReplicaSetController.create(context, ReplicationControllers.INSTANCE))
         );
