@@ -272,6 +272,52 @@ class DeploymentControllerTest {
         assertThat(replicaSets()).hasSize(1);
     }
 
+    @Test
+    void recreateDeploymentsSyncWhenTheirLastPodIsGone() {
+        deploymentCache.put(recreate(deployment("web", 1, "nginx")));
+        controller.sync("default/web");
+        ReplicaSet replicaSet = single(replicaSets());
+        Pod first = ownedPod("a", replicaSet);
+        Pod second = ownedPod("b", replicaSet);
+        podCache.put(first);
+        podCache.put(second);
+
+        podCache.remove(first);
+        controller.deletePod(first);
+        assertThat(controller.queue().length()).isZero();
+
+        podCache.remove(second);
+        controller.deletePod(second);
+        assertThat(controller.queue().length()).isEqualTo(1);
+    }
+
+    @Test
+    void requeuesAStuckDeploymentWhenItsDeadlinePasses() {
+        Deployment deployment = deployment("web", 2, "nginx");
+        deployment.getSpec().setProgressDeadlineSeconds(60);
+        deploymentCache.put(deployment);
+        controller.sync("default/web");
+        Deployment stored = stored("web");
+
+        clock.advance(Duration.ofSeconds(20));
+        Duration delay = controller.requeueStuckDeployment(stored, stored.getStatus(), clock.instant());
+
+        assertThat(delay).isEqualTo(Duration.ofSeconds(40));
+        markAvailable(single(replicaSets()));
+        controller.sync("default/web");
+        Deployment complete = stored("web");
+        assertThat(controller.requeueStuckDeployment(complete, complete.getStatus(), clock.instant())).isNull();
+    }
+
+    private static Pod ownedPod(String name, ReplicaSet owner) {
+        return new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName(name).withNamespace("default").withUid(name)
+                .withLabels(owner.getSpec().getTemplate().getMetadata().getLabels())
+                .withOwnerReferences(OwnerReferences.newControllerRef(owner, "apps/v1", "ReplicaSet")).endMetadata()
+                .withNewStatus().withPhase("Running").endStatus()
+                .build();
+    }
+
     // Helpers.
 
     private void rollOut() {
