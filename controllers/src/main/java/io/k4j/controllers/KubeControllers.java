@@ -3,11 +3,17 @@ package io.k4j.controllers;
 import io.k4j.controllerkit.manager.ControllerDescriptor;
 import io.k4j.controllers.deployment.DeploymentController;
 import io.k4j.controllers.disruption.DisruptionController;
+import io.k4j.controllers.garbagecollector.GarbageCollectorController;
+import io.k4j.controllers.namespace.NamespaceController;
 import io.k4j.controllers.nodeipam.NodeIpamController;
 import io.k4j.controllers.nodelifecycle.NodeLifecycleController;
+import io.k4j.controllers.podgc.PodGarbageCollector;
 import io.k4j.controllers.replicaset.ReplicaSetController;
 import io.k4j.controllers.replicaset.ReplicaSets;
 import io.k4j.controllers.replication.ReplicationControllers;
+import io.k4j.controllers.resourcequota.ResourceQuotaController;
+import io.k4j.controllers.rootcacertpublisher.RootCaCertPublisher;
+import io.k4j.controllers.serviceaccount.ServiceAccountsController;
 import io.k4j.controllers.tainteviction.TaintEvictionController;
 import java.util.List;
 
@@ -20,6 +26,12 @@ public final class KubeControllers {
 
     public static List<ControllerDescriptor> descriptors() {
         return List.of(
+                new ControllerDescriptor(NamespaceController.NAME, true, 10, NamespaceController::new),
+                new ControllerDescriptor(ServiceAccountsController.NAME, true, 1, ServiceAccountsController::new),
+                new ControllerDescriptor(RootCaCertPublisher.NAME, true, 1, RootCaCertPublisher::new),
+                new ControllerDescriptor(GarbageCollectorController.NAME, true, 20, GarbageCollectorController::new),
+                new ControllerDescriptor(PodGarbageCollector.NAME, true, 1, PodGarbageCollector::new),
+                new ControllerDescriptor(ResourceQuotaController.NAME, true, 5, ResourceQuotaController::new),
                 new ControllerDescriptor(NodeIpamController.NAME, true, 1, NodeIpamController::new),
                 new ControllerDescriptor(NodeLifecycleController.NAME, true, 1, NodeLifecycleController::new),
                 new ControllerDescriptor(TaintEvictionController.NAME, true, 1, TaintEvictionController::new),

@@ -31,6 +31,11 @@ final class ComponentClients implements AutoCloseable {
         this.pki = requireNonNull(pki, "pki is null");
     }
 
+    /** The cluster CA certificate in PEM, which pods get in their namespace's {@code kube-root-ca.crt}. */
+    String caCertificatePem() {
+        return pki.caCertificatePem();
+    }
+
     KubernetesClient controllerManager() {
         return client(pki.controllerManager());
     }

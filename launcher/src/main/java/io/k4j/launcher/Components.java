@@ -14,7 +14,9 @@ final class Components {
     static List<Component> create(ServerConfig config, ComponentClients clients, String hostName) {
         List<Component> components = new ArrayList<>();
         components.add(new ControllerManagerComponent(clients, config.controllers(),
-                Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange()), hostName));
+                Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange(),
+                        "root-ca-pem", clients.caCertificatePem()), hostName));
+        components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         return List.copyOf(components);
     }
 }
