@@ -137,11 +137,11 @@ public final class ApiServer implements AutoCloseable {
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                JettyExchange exchange = new JettyExchange(request, response, maxBody);
+                JettyExchange exchange = new JettyExchange(request, response, callback, maxBody);
                 EndPoint.SslSessionData tlsData = (EndPoint.SslSessionData) request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE);
                 X509Certificate[] peer = tlsData == null ? null : tlsData.peerCertificates();
                 pipeline.handle(exchange, peer == null ? List.of() : List.of(peer), Request.getRemoteAddr(request), exchange);
-                callback.succeeded();
+                exchange.finish();
                 return true;
             }
         });
