@@ -169,10 +169,8 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
         response.setStatus(HttpStatus.SWITCHING_PROTOCOLS_101);
         upgradeHeaders.forEach((name, value) -> response.getHeaders().put(name, value));
         upgraded = true;
-        try (Blocker.Callback blocker = Blocker.callback()) {
-            response.write(true, ByteBuffer.allocate(0), blocker);
-            blocker.block();
-        }
+        // Completing the exchange sends the 101 and hands the end point over; writing the 101 as a last, empty
+        // response instead would make Jetty end the connection.
         callback.succeeded();
         streams.awaitOpen(Duration.ofSeconds(10));
         return streams;
