@@ -84,6 +84,14 @@ final class ControlPlane implements AutoCloseable {
     }
 
     static ControlPlane start(ServerConfig config) throws Exception {
+        return start(config, true);
+    }
+
+    /**
+     * @param startComponents false to stop at ready, before the components: what a training run for the class-data
+     *     sharing archive covers (the components start after ready, so their classes do not delay it)
+     */
+    static ControlPlane start(ServerConfig config, boolean startComponents) throws Exception {
         long startedNanos = System.nanoTime();
         InstantSource clock = InstantSource.system();
         DataDirectory dataDirectory = config.dataDirectory().create();
@@ -197,7 +205,7 @@ final class ControlPlane implements AutoCloseable {
         Thread.ofPlatform().daemon().name("schemas-warm-up").start(Schemas::builtin);
 
         ComponentClients componentClients = new ComponentClients("https://127.0.0.1:" + apiServer.port(), pki);
-        List<Component> components = Components.create(config, componentClients, hostName);
+        List<Component> components = startComponents ? Components.create(config, componentClients, hostName) : List.of();
         ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges, componentClients, components);
         for (Component component : components) {
             component.start();

@@ -57,14 +57,14 @@ final class ServerCommand implements Callable<Integer> {
     int verbosity;
 
     @Option(names = "--exit-when-ready", hidden = true,
-            description = "Stop as soon as the server is ready: a training run for the class-data sharing archive.")
+            description = "Stop as soon as the server is ready, without starting the components: a training run for the class-data sharing archive.")
     boolean exitWhenReady;
 
     @Override
     public Integer call() throws Exception {
         ServerConfig config = toConfig();
         Logging.configure(config.verbosity());
-        try (ControlPlane controlPlane = ControlPlane.start(config)) {
+        try (ControlPlane controlPlane = ControlPlane.start(config, !exitWhenReady)) {
             if (!exitWhenReady) {
                 controlPlane.awaitTermination();
             }
