@@ -31,6 +31,7 @@ import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -137,11 +138,26 @@ public final class ApiServer implements AutoCloseable {
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                JettyExchange exchange = new JettyExchange(request, response, maxBody);
+                JettyExchange exchange = new JettyExchange(request, response, callback, maxBody);
                 EndPoint.SslSessionData tlsData = (EndPoint.SslSessionData) request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE);
                 X509Certificate[] peer = tlsData == null ? null : tlsData.peerCertificates();
-                pipeline.handle(exchange, peer == null ? List.of() : List.of(peer), Request.getRemoteAddr(request), exchange);
-                callback.succeeded();
+                Runnable serve = () -> {
+                    try {
+                        pipeline.handle(exchange, peer == null ? List.of() : List.of(peer), Request.getRemoteAddr(request), exchange);
+                        exchange.finish();
+                    } catch (RuntimeException | Error e) {
+                        callback.failed(e);
+                        throw e;
+                    }
+                };
+                if (request.getHeaders().contains(HttpHeader.UPGRADE)) {
+                    // Jetty switches a connection's protocol only once the exchange completed *and* this method
+                    // returned, so a request that may switch (WebSocket) is served on a thread of its own, which
+                    // then keeps the switched connection.
+                    Thread.ofVirtual().name("apiserver-upgrade").start(serve);
+                } else {
+                    serve.run();
+                }
                 return true;
             }
         });

@@ -3,7 +3,6 @@ package io.k4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import io.k4j.api.patch.StrategicMergePatch;
-import io.k4j.api.schema.Schemas;
 import io.k4j.api.schema.UnknownFields;
 import io.k4j.apiserver.admission.AdmissionPlugin;
 import io.k4j.apiserver.authentication.Authenticator;
@@ -248,13 +247,9 @@ public record ApiServerConfig(
             if (openApi == null) {
                 openApi = new BuiltinOpenApi();
             }
-            if (unknownFields == null || strategicMergePatcher == null) {
-                // The built-in schemas take a second or more of CPU to build (reflection over every model class).
-                // They are only needed by writes with field validation and by strategic merge patches, so they are
-                // built in the background rather than before the server can listen; a request that needs them
-                // before they are done waits for them.
-                Thread.ofPlatform().daemon().name("schemas-warm-up").start(Schemas::builtin);
-            }
+            // The built-in schemas take a second or more of CPU to build (reflection over every model class). They are
+            // only needed by writes with field validation and by strategic merge patches, so they are built on first
+            // use; a server that wants them ready early warms them up itself once it has started (the launcher does).
             if (unknownFields == null) {
                 unknownFields = (type, object) -> UnknownFields.builtin().find(type.gvk(), object);
             }

@@ -2,11 +2,13 @@ package io.k4j.apiserver;
 
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.endpoints.HttpExchange;
+import io.k4j.apiserver.endpoints.UpgradedConnection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,10 +16,14 @@ import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.HttpStream;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 
 /** An {@link HttpExchange} over a Jetty request and response, with blocking I/O. Not thread-safe. */
@@ -26,28 +32,35 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
 
     private final Request request;
     private final Response response;
+    private final Callback callback;
     private final int maxBodyBytes;
+    private final String method;
+    private final String path;
     private Map<String, List<String>> query;
     private Map<String, List<String>> headers;
     private byte[] body;
     private int status = 200;
     private boolean committed;
+    private boolean upgraded;
 
-    JettyExchange(Request request, Response response, int maxBodyBytes) {
+    JettyExchange(Request request, Response response, Callback callback, int maxBodyBytes) {
         this.request = request;
         this.response = response;
+        this.callback = callback;
         this.maxBodyBytes = maxBodyBytes;
+        this.method = request.getMethod();
+        String decodedPath = request.getHttpURI().getDecodedPath();
+        this.path = decodedPath == null || decodedPath.isEmpty() ? "/" : decodedPath;
     }
 
     @Override
     public String method() {
-        return request.getMethod();
+        return method;
     }
 
     @Override
     public String path() {
-        String path = request.getHttpURI().getDecodedPath();
-        return path == null || path.isEmpty() ? "/" : path;
+        return path;
     }
 
     @Override
@@ -134,7 +147,40 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
 
     @Override
     public boolean committed() {
-        return committed || response.isCommitted();
+        return committed || upgraded || response.isCommitted();
+    }
+
+    /**
+     * Switches an HTTP/1.1 connection: answers 101, completes the exchange so that Jetty hands the connection's end
+     * point to an {@link EndPointStreams} (Jetty's own upgrade path, see {@link HttpStream#UPGRADE_CONNECTION_ATTRIBUTE}),
+     * and returns it once open. Query and headers are read before, since the request is recycled afterwards.
+     */
+    @Override
+    public UpgradedConnection switchProtocols(Map<String, String> upgradeHeaders) throws IOException {
+        if (request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_1_1 || committed()) {
+            throw new UnsupportedOperationException("only an uncommitted HTTP/1.1 exchange can switch protocols");
+        }
+        query();
+        headers();
+        EndPointStreams streams = new EndPointStreams(request.getConnectionMetaData().getConnection().getEndPoint(),
+                request.getConnectionMetaData().getConnector().getExecutor());
+        request.setAttribute(HttpStream.UPGRADE_CONNECTION_ATTRIBUTE, streams);
+        status = HttpStatus.SWITCHING_PROTOCOLS_101;
+        response.setStatus(HttpStatus.SWITCHING_PROTOCOLS_101);
+        upgradeHeaders.forEach((name, value) -> response.getHeaders().put(name, value));
+        upgraded = true;
+        // Completing the exchange sends the 101 and hands the end point over; writing the 101 as a last, empty
+        // response instead would make Jetty end the connection.
+        callback.succeeded();
+        streams.awaitOpen(Duration.ofSeconds(10));
+        return streams;
+    }
+
+    /** Completes the exchange, unless a protocol switch did. */
+    void finish() {
+        if (!upgraded) {
+            callback.succeeded();
+        }
     }
 
     @Override

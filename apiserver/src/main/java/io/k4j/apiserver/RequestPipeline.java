@@ -11,6 +11,8 @@ import io.k4j.apiserver.discovery.DiscoveryDocuments;
 import io.k4j.apiserver.discovery.HealthEndpoint;
 import io.k4j.apiserver.discovery.OpenApiSource;
 import io.k4j.apiserver.endpoints.HttpExchange;
+import io.k4j.apiserver.websocket.WatchOverWebSocket;
+import io.k4j.apiserver.websocket.WebSockets;
 import io.k4j.apiserver.endpoints.Representation;
 import io.k4j.apiserver.endpoints.RequestInfo;
 import io.k4j.apiserver.endpoints.RequestInfoResolver;
@@ -85,13 +87,12 @@ final class RequestPipeline {
                 user = impersonator.get().impersonate(user, credentials);
             }
             authorization.authorize(user, info);
-            if ("websocket".equalsIgnoreCase(exchange.header("upgrade"))) {
-                // WebSocket streams (watch, later exec/attach) are not served yet. A prompt 503 makes clients that
-                // try WebSocket first (fabric8's watch) fall back to a plain HTTP stream instead of hanging.
-                throw StatusException.serviceUnavailable("WebSocket upgrades are not supported by this server yet; use a plain HTTP request");
-            }
             if (info.resourceRequest()) {
-                resources.handle(exchange, info, user);
+                // A watch that asks for WebSocket gets its events as messages (as upstream); other requests that ask
+                // for it are served as usual, and a streaming subresource (exec, attach, port-forward) accepts the
+                // upgrade itself.
+                boolean webSocketWatch = info.verb().equals("watch") && WebSockets.isUpgradeRequest(exchange);
+                resources.handle(webSocketWatch ? new WatchOverWebSocket(exchange) : exchange, info, user);
             } else {
                 serveNonResource(exchange, info);
             }

@@ -9,7 +9,12 @@ import io.k4j.api.errors.StatusReason;
 import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.apiserver.registry.generic.ObjectStore;
 import io.k4j.apiserver.registry.generic.Registry;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,33 +62,64 @@ final class Bootstrap {
      * @param clusterCaPem the cluster CA certificate, published as {@code kube-root-ca.crt}
      */
     void run(String kubernetesServiceIp, java.util.Optional<String> advertiseAddress, int securePort, String clusterCaPem, RbacPolicy policy) {
+        // The namespaces first, since the objects in them may be checked against them; then everything else at once:
+        // on a first start each create waits for a durable write, and concurrent writes share one commit.
+        List<Runnable> namespaces = new ArrayList<>();
         for (String namespace : SYSTEM_NAMESPACES) {
-            ensure(NAMESPACES, "", namespace, object(meta -> meta.put("name", namespace), "Namespace", "v1"));
+            namespaces.add(() -> ensure(NAMESPACES, "", namespace, object(meta -> meta.put("name", namespace), "Namespace", "v1")));
         }
+        runConcurrently(namespaces);
+
+        List<Runnable> rest = new ArrayList<>();
         // The ServiceAccount and root-CA controllers keep these in every namespace later; the system namespaces need
         // them from the first request on, so that pods and `kubectl create token` work at once.
         for (String namespace : SYSTEM_NAMESPACES) {
-            ensure(SERVICE_ACCOUNTS, namespace, "default", object(meta -> meta.put("name", "default").put("namespace", namespace), "ServiceAccount", "v1"));
-            ObjectNode rootCa = object(meta -> meta.put("name", "kube-root-ca.crt").put("namespace", namespace), "ConfigMap", "v1");
-            rootCa.putObject("data").put("ca.crt", clusterCaPem);
-            ensure(CONFIG_MAPS, namespace, "kube-root-ca.crt", rootCa);
+            rest.add(() -> ensure(SERVICE_ACCOUNTS, namespace, "default",
+                    object(meta -> meta.put("name", "default").put("namespace", namespace), "ServiceAccount", "v1")));
+            rest.add(() -> {
+                ObjectNode rootCa = object(meta -> meta.put("name", "kube-root-ca.crt").put("namespace", namespace), "ConfigMap", "v1");
+                rootCa.putObject("data").put("ca.crt", clusterCaPem);
+                ensure(CONFIG_MAPS, namespace, "kube-root-ca.crt", rootCa);
+            });
         }
-        ensure(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort));
+        rest.add(() -> ensure(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort)));
         if (advertiseAddress.isPresent()) {
-            ensureEndpoints(advertiseAddress.get(), securePort);
+            rest.add(() -> ensureEndpoints(advertiseAddress.get(), securePort));
         } else {
             LOG.warn("the host has no non-loopback address: the kubernetes service has no endpoints; pass --advertise-address");
         }
-        ensure(PRIORITY_CLASSES, "", "system-node-critical", priorityClass("system-node-critical", 2_000_001_000L,
-                "Used for system critical pods that must not be moved from their current node."));
-        ensure(PRIORITY_CLASSES, "", "system-cluster-critical", priorityClass("system-cluster-critical", 2_000_000_000L,
-                "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."));
-        policy.clusterRoles().forEach(role -> ensure(CLUSTER_ROLES, "", name(role), role));
-        policy.clusterRoleBindings().forEach(binding -> ensure(CLUSTER_ROLE_BINDINGS, "", name(binding), binding));
-        policy.roles().forEach(role -> ensure(ROLES, namespace(role), name(role), role));
-        policy.roleBindings().forEach(binding -> ensure(ROLE_BINDINGS, namespace(binding), name(binding), binding));
+        rest.add(() -> ensure(PRIORITY_CLASSES, "", "system-node-critical", priorityClass("system-node-critical", 2_000_001_000L,
+                "Used for system critical pods that must not be moved from their current node.")));
+        rest.add(() -> ensure(PRIORITY_CLASSES, "", "system-cluster-critical", priorityClass("system-cluster-critical", 2_000_000_000L,
+                "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.")));
+        policy.clusterRoles().forEach(role -> rest.add(() -> ensure(CLUSTER_ROLES, "", name(role), role)));
+        policy.clusterRoleBindings().forEach(binding -> rest.add(() -> ensure(CLUSTER_ROLE_BINDINGS, "", name(binding), binding)));
+        policy.roles().forEach(role -> rest.add(() -> ensure(ROLES, namespace(role), name(role), role)));
+        policy.roleBindings().forEach(binding -> rest.add(() -> ensure(ROLE_BINDINGS, namespace(binding), name(binding), binding)));
+        runConcurrently(rest);
         LOG.info("bootstrap objects in place: {} namespaces, {} cluster roles, {} cluster role bindings",
                 SYSTEM_NAMESPACES.size(), policy.clusterRoles().size(), policy.clusterRoleBindings().size());
+    }
+
+    /** Runs every step on its own virtual thread and fails with the first failure once all have finished. */
+    private static void runConcurrently(List<Runnable> steps) {
+        List<Future<?>> futures = new ArrayList<>();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            steps.forEach(step -> futures.add(executor.submit(step)));
+        }
+        for (Future<?> future : futures) {
+            try {
+                future.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new IllegalStateException("bootstrap failed", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while bootstrapping", e);
+            }
+        }
     }
 
     private void ensure(GroupVersionResource resource, String namespace, String name, ObjectNode object) {

@@ -2,6 +2,7 @@ package io.k4j.launcher;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.api.schema.Schemas;
 import io.k4j.apiserver.ApiServer;
 import io.k4j.apiserver.ApiServerConfig;
 import io.k4j.apiserver.NonResourceHandler;
@@ -46,6 +47,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +84,14 @@ final class ControlPlane implements AutoCloseable {
     }
 
     static ControlPlane start(ServerConfig config) throws Exception {
+        return start(config, true);
+    }
+
+    /**
+     * @param startComponents false to stop at ready, before the components: what a training run for the class-data
+     *     sharing archive covers (the components start after ready, so their classes do not delay it)
+     */
+    static ControlPlane start(ServerConfig config, boolean startComponents) throws Exception {
         long startedNanos = System.nanoTime();
         InstantSource clock = InstantSource.system();
         DataDirectory dataDirectory = config.dataDirectory().create();
@@ -179,9 +189,23 @@ final class ControlPlane implements AutoCloseable {
         writeKubeconfigs(config, dataDirectory, pki, serverUrl);
         bootstrapped.markDone();
         LOG.info("k4j server ready in {} ms; kubeconfig: {}", elapsedMillis(startedNanos), dataDirectory.adminKubeconfig());
+        // The JVM's own start (class loading before main) is part of what users wait for, and CPU time tells a
+        // slow start on a busy machine from a start that does too much.
+        if (LOG.isDebugEnabled()) {
+            ProcessHandle.Info process = ProcessHandle.current().info();
+            LOG.debug("start-up: ready {} ms after the process started, {} ms of CPU",
+                    process.startInstant().map(started -> Duration.between(started, clock.instant()).toMillis()).orElse(-1L),
+                    process.totalCpuDuration().map(Duration::toMillis).orElse(-1L));
+        }
+
+        // Deferred until ready because both take seconds of CPU that a two-core machine would otherwise split with the
+        // start-up: the component identities' keys, and the schemas that writes with field validation and strategic
+        // merge patches need (a request that needs them first waits for them).
+        pki.prepareAll();
+        Thread.ofPlatform().daemon().name("schemas-warm-up").start(Schemas::builtin);
 
         ComponentClients componentClients = new ComponentClients("https://127.0.0.1:" + apiServer.port(), pki);
-        List<Component> components = Components.create(config, componentClients, hostName);
+        List<Component> components = startComponents ? Components.create(config, componentClients, hostName) : List.of();
         ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges, componentClients, components);
         for (Component component : components) {
             component.start();
@@ -196,8 +220,10 @@ final class ControlPlane implements AutoCloseable {
     }
 
     /**
-     * RSA keys as kubeadm uses: clients such as fabric8 read PKCS#8 keys as RSA unless told otherwise and need
-     * BouncyCastle for EC keys, so EC client keys would break them.
+     * ECDSA P-256 for the CA, the serving certificate and the service-account keys (a tenth of the time an RSA key
+     * takes to make; Go, the JDK and kubeadm's {@code encryptionAlgorithm} all accept them), RSA for client
+     * certificates: fabric8 reads a client key as RSA unless told its algorithm, so kubeconfigs with EC keys would
+     * break fabric8-based clients.
      */
     private static PkiOptions pkiOptions(ServerConfig config, String hostName, ServiceCidr serviceCidr, InstantSource clock) throws IOException {
         List<String> extraNames = new ArrayList<>();
@@ -215,7 +241,8 @@ final class ControlPlane implements AutoCloseable {
         if (!config.bindAddress().isAnyLocalAddress()) {
             extraAddresses.add(config.bindAddress());
         }
-        return new PkiOptions(hostName, hostName, serviceCidr.firstAddress(), "cluster.local", extraNames, extraAddresses, KeyAlgorithm.RSA_2048, clock);
+        return new PkiOptions(hostName, hostName, serviceCidr.firstAddress(), "cluster.local", extraNames, extraAddresses, KeyAlgorithm.ECDSA_P256,
+                KeyAlgorithm.RSA_2048, clock);
     }
 
     private static List<ResourceDefinition> withHandler(List<ResourceDefinition> definitions, String plural, SubresourceHandler handler) {

@@ -33,6 +33,11 @@ public record DataDirectory(Path root) {
         return root.resolve("pki");
     }
 
+    /** Native libraries the program keeps between runs (see {@link SqliteNativeLibrary}). */
+    public Path nativeLibraryDirectory() {
+        return root.resolve("lib");
+    }
+
     public Path adminKubeconfig() {
         return root.resolve("admin.kubeconfig");
     }

@@ -15,9 +15,9 @@ public final class Main implements Runnable {
         int exitCode = new CommandLine(new Main())
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .execute(args);
-        if (exitCode != 0) {
-            System.exit(exitCode);
-        }
+        // Always exit explicitly: library threads must not keep a finished command alive, and a training run
+        // (server --exit-when-ready) writes its class-data sharing archive on this exit.
+        System.exit(exitCode);
     }
 
     @Override

@@ -56,12 +56,18 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
+    @Option(names = "--exit-when-ready", hidden = true,
+            description = "Stop as soon as the server is ready, without starting the components: a training run for the class-data sharing archive.")
+    boolean exitWhenReady;
+
     @Override
     public Integer call() throws Exception {
         ServerConfig config = toConfig();
         Logging.configure(config.verbosity());
-        try (ControlPlane controlPlane = ControlPlane.start(config)) {
-            controlPlane.awaitTermination();
+        try (ControlPlane controlPlane = ControlPlane.start(config, !exitWhenReady)) {
+            if (!exitWhenReady) {
+                controlPlane.awaitTermination();
+            }
         }
         return 0;
     }

@@ -16,13 +16,17 @@ final class StorageBackends {
      */
     static KeyValueStore open(Optional<String> endpoint, DataDirectory dataDirectory) {
         if (endpoint.isEmpty()) {
+            SqliteNativeLibrary.useCopyIn(dataDirectory.nativeLibraryDirectory());
             return SqliteKeyValueStore.open(dataDirectory.databaseFile());
         }
         String value = endpoint.get();
         String scheme = value.contains("://") ? value.substring(0, value.indexOf("://")).toLowerCase(Locale.ROOT) : "";
         return switch (scheme) {
             case "etcd", "http", "https" -> EtcdKeyValueStore.connect(value);
-            case "sqlite" -> SqliteKeyValueStore.open(java.nio.file.Path.of(value.substring("sqlite://".length())));
+            case "sqlite" -> {
+                SqliteNativeLibrary.useCopyIn(dataDirectory.nativeLibraryDirectory());
+                yield SqliteKeyValueStore.open(java.nio.file.Path.of(value.substring("sqlite://".length())));
+            }
             default -> throw new IllegalArgumentException(
                     "unsupported --datastore-endpoint " + value + ": use etcd://host:port[,host:port…] or sqlite:///path/file.db");
         };

@@ -50,4 +50,15 @@ public interface HttpExchange {
 
     /** Whether a response was started (a later error can then no longer be sent as a Status). */
     boolean committed();
+
+    /**
+     * Answers {@code 101 Switching Protocols} with {@code headers} (e.g. {@code Upgrade}, {@code Connection},
+     * {@code Sec-WebSocket-Accept}) and hands over the connection's bytes; the exchange has no HTTP response after this.
+     * The handling thread keeps the connection until it closes it.
+     *
+     * @throws UnsupportedOperationException when this connection cannot switch protocols (only HTTP/1.1 can)
+     */
+    default UpgradedConnection switchProtocols(Map<String, String> headers) throws IOException {
+        throw new UnsupportedOperationException("this connection cannot switch protocols");
+    }
 }

@@ -226,6 +226,10 @@ public final class ResourceHandler {
                 .findFirst()
                 .orElseThrow(Responses::notFound);
         SubresourceHandler.Request request = new SubresourceHandler.Request(store, namespace, info.name(), user, dryRun(exchange));
+        if (handler.streaming()) {
+            handler.connect(request, exchange);
+            return;
+        }
         boolean yaml = Representation.negotiate(exchange.header("accept"), false).yaml();
         switch (info.verb()) {
             case "get" -> Responses.write(exchange, 200, handler.get(request), yaml);

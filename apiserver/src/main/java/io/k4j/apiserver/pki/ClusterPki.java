@@ -15,23 +15,20 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.bouncycastle.asn1.ASN1Encodable;
-import org.bouncycastle.asn1.ASN1ObjectIdentifier;
-import org.bouncycastle.asn1.ASN1String;
-import org.bouncycastle.asn1.x500.RDN;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x500.style.BCStyle;
-import org.bouncycastle.asn1.x500.style.IETFUtils;
 
 /**
  * The cluster's certificates and keys, kept as PEM files in one directory (kubeadm-like names):
@@ -67,49 +64,68 @@ public final class ClusterPki {
     public static final String NODES_GROUP = "system:nodes";
     public static final String NODE_USER_PREFIX = "system:node:";
 
+    private static final String COMMON_NAME = "2.5.4.3";
+    private static final String ORGANIZATION = "2.5.4.10";
+
     private final Path directory;
     private final PkiOptions options;
     private final CertificateAuthority authority;
     private final CertificateAndKey apiServer;
-    private final CertificateAndKey apiServerKubeletClient;
-    private final CertificateAndKey admin;
-    private final CertificateAndKey controllerManager;
-    private final CertificateAndKey scheduler;
-    private final CertificateAndKey kubeProxy;
-    private final CertificateAndKey nodeClient;
+    private final FutureTask<CertificateAndKey> admin;
     private final KeyPair serviceAccountKeys;
+    private final FutureTask<CertificateAndKey> apiServerKubeletClient;
+    private final FutureTask<CertificateAndKey> controllerManager;
+    private final FutureTask<CertificateAndKey> scheduler;
+    private final FutureTask<CertificateAndKey> kubeProxy;
+    private final FutureTask<CertificateAndKey> nodeClient;
 
     private ClusterPki(Path directory, PkiOptions options) {
         this.directory = directory;
         this.options = options;
         SecureFiles.createDirectory(directory);
         this.authority = loadOrCreateAuthority();
-        // The leaves are independent of each other and each may need a new key pair (RSA key generation is the
-        // bulk of a first start), so they are loaded or issued on all cores at once.
-        int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
-        try (ExecutorService workers = Executors.newFixedThreadPool(threads, Thread.ofPlatform().daemon().name("pki-", 0).factory())) {
+        // What the API server needs to serve (its certificate, the service-account keys) is made before the server
+        // can start, each on its own thread since each may need a new key pair (key generation is the bulk of a first
+        // start). The admin identity (an RSA key, the slowest to make) is made meanwhile in the background and is
+        // needed only for the kubeconfig written last. The components' identities are needed only after the server
+        // is ready, so they are made on first use or by prepareAll(), and do not delay readiness.
+        this.admin = deferredClientCertificate("admin", ADMIN_USER, List.of("system:masters"));
+        Thread.ofPlatform().daemon().name("pki-admin").start(admin);
+        try (ExecutorService workers = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("pki-", 0).factory())) {
             Future<CertificateAndKey> apiServerTask = workers.submit(() -> loadOrIssue("apiserver", () -> authority.issueServingCertificate(
                             "kube-apiserver", apiServerDnsNames(), apiServerIpAddresses(), options.keyAlgorithm(), LEAF_VALIDITY),
                     certificate -> coversNames(certificate, apiServerDnsNames(), apiServerIpAddresses())));
-            Future<CertificateAndKey> apiServerKubeletClientTask = workers.submit(() ->
-                    loadOrIssueClientCertificate("apiserver-kubelet-client", APISERVER_KUBELET_CLIENT_USER, List.of("system:masters")));
-            Future<CertificateAndKey> adminTask = workers.submit(() -> loadOrIssueClientCertificate("admin", ADMIN_USER, List.of("system:masters")));
-            Future<CertificateAndKey> controllerManagerTask = workers.submit(() ->
-                    loadOrIssueClientCertificate("kube-controller-manager", CONTROLLER_MANAGER_USER, List.of()));
-            Future<CertificateAndKey> schedulerTask = workers.submit(() -> loadOrIssueClientCertificate("kube-scheduler", SCHEDULER_USER, List.of()));
-            Future<CertificateAndKey> kubeProxyTask = workers.submit(() -> loadOrIssueClientCertificate("kube-proxy", KUBE_PROXY_USER, List.of()));
-            Future<CertificateAndKey> nodeClientTask = workers.submit(() -> loadOrIssueClientCertificate(
-                    "kubelet-" + options.nodeName(), NODE_USER_PREFIX + options.nodeName(), List.of(NODES_GROUP)));
             Future<KeyPair> serviceAccountKeysTask = workers.submit(this::loadOrCreateServiceAccountKeys);
             this.apiServer = result(apiServerTask);
-            this.apiServerKubeletClient = result(apiServerKubeletClientTask);
-            this.admin = result(adminTask);
-            this.controllerManager = result(controllerManagerTask);
-            this.scheduler = result(schedulerTask);
-            this.kubeProxy = result(kubeProxyTask);
-            this.nodeClient = result(nodeClientTask);
             this.serviceAccountKeys = result(serviceAccountKeysTask);
         }
+        this.apiServerKubeletClient = deferredClientCertificate("apiserver-kubelet-client", APISERVER_KUBELET_CLIENT_USER, List.of("system:masters"));
+        this.controllerManager = deferredClientCertificate("kube-controller-manager", CONTROLLER_MANAGER_USER, List.of());
+        this.scheduler = deferredClientCertificate("kube-scheduler", SCHEDULER_USER, List.of());
+        this.kubeProxy = deferredClientCertificate("kube-proxy", KUBE_PROXY_USER, List.of());
+        this.nodeClient = deferredClientCertificate("kubelet-" + options.nodeName(), NODE_USER_PREFIX + options.nodeName(), List.of(NODES_GROUP));
+    }
+
+    private FutureTask<CertificateAndKey> deferredClientCertificate(String baseName, String user, List<String> groups) {
+        return new FutureTask<>(() -> loadOrIssueClientCertificate(baseName, user, groups));
+    }
+
+    /** Runs {@code task} in the caller unless another thread runs or ran it, and returns its result. */
+    private static CertificateAndKey obtain(FutureTask<CertificateAndKey> task) {
+        task.run();
+        return result(task);
+    }
+
+    /**
+     * Loads or issues, on one background thread, every identity that is otherwise made on first use, so that the
+     * components starting later do not wait for key generation.
+     */
+    public void prepareAll() {
+        Thread.ofPlatform().daemon().name("pki-prepare").start(() -> {
+            for (FutureTask<CertificateAndKey> task : List.of(controllerManager, scheduler, nodeClient, kubeProxy, apiServerKubeletClient)) {
+                task.run();
+            }
+        });
     }
 
     private static <T> T result(Future<T> task) {
@@ -161,28 +177,29 @@ public final class ClusterPki {
     }
 
     public CertificateAndKey apiServerKubeletClient() {
-        return apiServerKubeletClient;
+        return obtain(apiServerKubeletClient);
     }
 
+    /** The cluster administrator's identity; waits for it when it is still being made. */
     public CertificateAndKey admin() {
-        return admin;
+        return obtain(admin);
     }
 
     public CertificateAndKey controllerManager() {
-        return controllerManager;
+        return obtain(controllerManager);
     }
 
     public CertificateAndKey scheduler() {
-        return scheduler;
+        return obtain(scheduler);
     }
 
     public CertificateAndKey kubeProxy() {
-        return kubeProxy;
+        return obtain(kubeProxy);
     }
 
     /** The kubelet client certificate of the local node ({@link PkiOptions#nodeName()}). */
     public CertificateAndKey nodeClient() {
-        return nodeClient;
+        return obtain(nodeClient);
     }
 
     public PrivateKey serviceAccountSigningKey() {
@@ -195,6 +212,10 @@ public final class ClusterPki {
 
     /** The kubelet client certificate of any node, kept as {@code kubelet-<node>.crt/.key}. */
     public CertificateAndKey nodeClientCertificate(String nodeName) {
+        if (nodeName.equals(options.nodeName())) {
+            // The same files as nodeClient(): issuing them twice at once could pair one key with the other certificate.
+            return nodeClient();
+        }
         return clientCertificate("kubelet-" + nodeName, NODE_USER_PREFIX + nodeName, List.of(NODES_GROUP));
     }
 
@@ -211,34 +232,47 @@ public final class ClusterPki {
         requireNonNull(user, "user is null");
         List<String> expectedGroups = List.copyOf(groups);
         return loadOrIssue(baseName,
-                () -> authority.issueClientCertificate(user, expectedGroups, options.keyAlgorithm(), LEAF_VALIDITY),
+                () -> authority.issueClientCertificate(user, expectedGroups, options.clientKeyAlgorithm(), LEAF_VALIDITY),
                 certificate -> user.equals(commonName(certificate)) && expectedGroups.equals(organizations(certificate)));
     }
 
     /** Issues a client certificate that is not stored (e.g. for tests or short-lived tools). */
     public CertificateAndKey issueClientCertificate(String user, List<String> groups, Duration validity) {
-        return authority.issueClientCertificate(user, groups, options.keyAlgorithm(), validity);
+        return authority.issueClientCertificate(user, groups, options.clientKeyAlgorithm(), validity);
     }
 
     /** The common name (user name) of a certificate's subject, or empty. */
     public static String commonName(X509Certificate certificate) {
-        List<String> values = subjectValues(certificate, BCStyle.CN);
+        List<String> values = subjectValues(certificate, COMMON_NAME);
         return values.isEmpty() ? "" : values.get(0);
     }
 
     /** The organizations (groups) of a certificate's subject, in order. */
     public static List<String> organizations(X509Certificate certificate) {
-        return subjectValues(certificate, BCStyle.O);
+        return subjectValues(certificate, ORGANIZATION);
     }
 
-    private static List<String> subjectValues(X509Certificate certificate, ASN1ObjectIdentifier attribute) {
-        X500Name name = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
+    private static List<String> subjectValues(X509Certificate certificate, String attributeType) {
+        // Name ::= SEQUENCE OF RelativeDistinguishedName; RDN ::= SET OF AttributeTypeAndValue { type OID, value }.
         List<String> values = new ArrayList<>();
-        for (RDN rdn : name.getRDNs(attribute)) {
-            ASN1Encodable value = rdn.getFirst().getValue();
-            values.add(value instanceof ASN1String string ? string.getString() : IETFUtils.valueToString(value));
+        for (Der.Element relativeName : Der.element(certificate.getSubjectX500Principal().getEncoded()).children()) {
+            for (Der.Element attribute : relativeName.children()) {
+                List<Der.Element> typeAndValue = attribute.children();
+                if (typeAndValue.size() == 2 && typeAndValue.get(0).objectIdentifier().equals(attributeType)) {
+                    values.add(text(typeAndValue.get(1)));
+                }
+            }
         }
         return List.copyOf(values);
+    }
+
+    /** A string value as is; any other value as {@code #} and the hex of its encoding, as RFC 4514 writes it. */
+    private static String text(Der.Element value) {
+        try {
+            return value.string();
+        } catch (IllegalArgumentException notAString) {
+            return "#" + HexFormat.of().formatHex(value.encoded());
+        }
     }
 
     private List<String> apiServerDnsNames() {
@@ -308,12 +342,58 @@ public final class ClusterPki {
         return keyPair;
     }
 
+    /**
+     * Whether the current CA issued {@code certificate}. Every certificate issued here names the CA's key in its
+     * authority key identifier, so comparing identifiers answers without a signature check, which for an ECDSA CA
+     * costs a start tens of milliseconds of not yet compiled code per certificate. Certificates from elsewhere
+     * (without the identifier) have their signature checked.
+     */
     private boolean isSignedByAuthority(X509Certificate certificate) {
+        if (!certificate.getIssuerX500Principal().equals(authority.certificate().getSubjectX500Principal())) {
+            return false;
+        }
+        Optional<byte[]> authorityKey = authorityKeyIdentifier(certificate);
+        Optional<byte[]> subjectKey = subjectKeyIdentifier(authority.certificate());
+        if (authorityKey.isPresent() && subjectKey.isPresent()) {
+            return Arrays.equals(authorityKey.get(), subjectKey.get());
+        }
         try {
             certificate.verify(authority.certificate().getPublicKey());
             return true;
         } catch (GeneralSecurityException e) {
             return false;
+        }
+    }
+
+    private static Optional<byte[]> subjectKeyIdentifier(X509Certificate certificate) {
+        byte[] extension = certificate.getExtensionValue("2.5.29.14");
+        if (extension == null) {
+            return Optional.empty();
+        }
+        try {
+            // OCTET STRING { SubjectKeyIdentifier ::= OCTET STRING }
+            Der.Element identifier = Der.element(Der.element(extension).content());
+            return identifier.tag() == Der.OCTET_STRING ? Optional.of(identifier.content()) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<byte[]> authorityKeyIdentifier(X509Certificate certificate) {
+        byte[] extension = certificate.getExtensionValue("2.5.29.35");
+        if (extension == null) {
+            return Optional.empty();
+        }
+        try {
+            // OCTET STRING { AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] IMPLICIT OCTET STRING OPTIONAL, ... } }
+            for (Der.Element field : Der.element(Der.element(extension).content()).children()) {
+                if (field.tag() == 0x80) {
+                    return Optional.of(field.content());
+                }
+            }
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
     }
 

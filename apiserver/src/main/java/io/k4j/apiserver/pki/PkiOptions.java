@@ -15,7 +15,10 @@ import java.util.List;
  * @param clusterDomain the cluster DNS domain, normally {@code cluster.local}
  * @param extraDnsNames more DNS names for the API server's certificate ({@code --tls-san})
  * @param extraIpAddresses more IP addresses for the API server's certificate
- * @param keyAlgorithm the type of keys created on first use (existing keys keep their type)
+ * @param keyAlgorithm the type of the CA's, the API server's and the service-account keys created on first use
+ *     (existing keys keep their type)
+ * @param clientKeyAlgorithm the type of client certificate keys created on first use: RSA where clients read keys as
+ *     RSA unless told otherwise (fabric8 does)
  * @param clock the time source for validity periods
  */
 public record PkiOptions(
@@ -26,6 +29,7 @@ public record PkiOptions(
         List<String> extraDnsNames,
         List<InetAddress> extraIpAddresses,
         KeyAlgorithm keyAlgorithm,
+        KeyAlgorithm clientKeyAlgorithm,
         InstantSource clock) {
     public PkiOptions {
         requireNonNull(hostName, "hostName is null");
@@ -35,11 +39,13 @@ public record PkiOptions(
         extraDnsNames = List.copyOf(requireNonNull(extraDnsNames, "extraDnsNames is null"));
         extraIpAddresses = List.copyOf(requireNonNull(extraIpAddresses, "extraIpAddresses is null"));
         requireNonNull(keyAlgorithm, "keyAlgorithm is null");
+        requireNonNull(clientKeyAlgorithm, "clientKeyAlgorithm is null");
         requireNonNull(clock, "clock is null");
     }
 
     /** ECDSA keys, {@code cluster.local}, no extra names, the system clock. */
     public static PkiOptions of(String hostName, String nodeName, InetAddress serviceIp) {
-        return new PkiOptions(hostName, nodeName, serviceIp, "cluster.local", List.of(), List.of(), KeyAlgorithm.ECDSA_P256, InstantSource.system());
+        return new PkiOptions(hostName, nodeName, serviceIp, "cluster.local", List.of(), List.of(), KeyAlgorithm.ECDSA_P256, KeyAlgorithm.ECDSA_P256,
+                InstantSource.system());
     }
 }

@@ -79,6 +79,7 @@ class ClusterPkiTest {
     @Test
     void writesKeysOwnerOnlyAndReusesEverythingOnRestart() throws Exception {
         ClusterPki first = ClusterPki.loadOrCreate(directory, options());
+        first.nodeClient();
         for (String key : List.of("ca.key", "apiserver.key", "admin.key", "sa.key", "kubelet-node-1.key")) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory.resolve(key)))).isEqualTo("rw-------");
         }
@@ -94,10 +95,27 @@ class ClusterPkiTest {
     }
 
     @Test
+    void reissuesLeavesWhenTheAuthorityIsReplaced() throws Exception {
+        ClusterPki first = ClusterPki.loadOrCreate(directory, options());
+        first.scheduler();
+        Files.delete(directory.resolve("ca.crt"));
+        Files.delete(directory.resolve("ca.key"));
+
+        ClusterPki second = ClusterPki.loadOrCreate(directory, options());
+
+        assertThat(second.caCertificate()).isNotEqualTo(first.caCertificate());
+        for (CertificateAndKey leaf : List.of(second.apiServer(), second.admin(), second.scheduler())) {
+            leaf.certificate().verify(second.caCertificate().getPublicKey());
+        }
+        assertThat(ClusterPki.loadOrCreate(directory, options()).admin().certificate()).isEqualTo(second.admin().certificate());
+    }
+
+    @Test
     void reissuesTheServingCertificateWhenANameIsAdded() throws Exception {
         ClusterPki first = ClusterPki.loadOrCreate(directory, options());
         PkiOptions withSan = new PkiOptions("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"), "cluster.local",
-                List.of("api.example.test"), List.of(InetAddress.getByName("192.0.2.10")), KeyAlgorithm.ECDSA_P256, java.time.InstantSource.system());
+                List.of("api.example.test"), List.of(InetAddress.getByName("192.0.2.10")), KeyAlgorithm.ECDSA_P256, KeyAlgorithm.ECDSA_P256,
+                java.time.InstantSource.system());
 
         ClusterPki second = ClusterPki.loadOrCreate(directory, withSan);
 
@@ -112,12 +130,65 @@ class ClusterPkiTest {
     @Test
     void rsaKeysWork() throws Exception {
         PkiOptions rsa = new PkiOptions("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"), "cluster.local",
-                List.of(), List.of(), KeyAlgorithm.RSA_2048, java.time.InstantSource.system());
+                List.of(), List.of(), KeyAlgorithm.RSA_2048, KeyAlgorithm.RSA_2048, java.time.InstantSource.system());
         ClusterPki pki = ClusterPki.loadOrCreate(directory, rsa);
 
         assertThat(pki.caCertificate().getPublicKey().getAlgorithm()).isEqualTo("RSA");
         pki.admin().certificate().verify(pki.caCertificate().getPublicKey());
         assertThat(ClusterPki.loadOrCreate(directory, rsa).admin().certificate()).isEqualTo(pki.admin().certificate());
+    }
+
+    @Test
+    void clientKeysCanHaveAnotherAlgorithmThanTheAuthority() throws Exception {
+        PkiOptions mixed = new PkiOptions("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"), "cluster.local",
+                List.of(), List.of(), KeyAlgorithm.ECDSA_P256, KeyAlgorithm.RSA_2048, java.time.InstantSource.system());
+        ClusterPki pki = ClusterPki.loadOrCreate(directory, mixed);
+
+        assertThat(pki.caCertificate().getPublicKey().getAlgorithm()).isEqualTo("EC");
+        assertThat(pki.apiServer().privateKey().getAlgorithm()).isEqualTo("EC");
+        assertThat(pki.serviceAccountPublicKey().getAlgorithm()).isEqualTo("EC");
+        assertThat(pki.admin().privateKey().getAlgorithm()).isEqualTo("RSA");
+        assertThat(pki.scheduler().privateKey().getAlgorithm()).isEqualTo("RSA");
+        pki.scheduler().certificate().verify(pki.caCertificate().getPublicKey());
+
+        ClusterPki reloaded = ClusterPki.loadOrCreate(directory, mixed);
+        assertThat(reloaded.admin().privateKey()).isEqualTo(pki.admin().privateKey());
+        assertThat(reloaded.scheduler().certificate()).isEqualTo(pki.scheduler().certificate());
+    }
+
+    @Test
+    void componentIdentitiesAreMadeOnFirstUseAndKept() throws Exception {
+        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        assertThat(directory.resolve("kube-scheduler.crt")).doesNotExist();
+
+        CertificateAndKey scheduler = pki.scheduler();
+
+        assertThat(directory.resolve("kube-scheduler.crt")).exists();
+        assertThat(pki.scheduler()).isSameAs(scheduler);
+        assertThat(pki.nodeClientCertificate("node-1")).isSameAs(pki.nodeClient());
+        assertThat(ClusterPki.loadOrCreate(directory, options()).scheduler().certificate()).isEqualTo(scheduler.certificate());
+    }
+
+    @Test
+    void prepareAllMakesEveryComponentIdentity() throws Exception {
+        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+
+        pki.prepareAll();
+
+        for (String baseName : List.of("kube-controller-manager", "kube-scheduler", "kube-proxy", "kubelet-node-1", "apiserver-kubelet-client")) {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(directory.resolve(baseName + ".crt")));
+        }
+        assertThat(ClusterPki.commonName(pki.apiServerKubeletClient().certificate())).isEqualTo(ClusterPki.APISERVER_KUBELET_CLIENT_USER);
+    }
+
+    @Test
+    void subjectsWithSeveralOrganizationsAndEscapedCharactersParse() throws Exception {
+        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+
+        CertificateAndKey issued = pki.issueClientCertificate("jane, \"the admin\"+ü", List.of("group-a", "b=c", "system:masters"), Duration.ofHours(1));
+
+        assertThat(ClusterPki.commonName(issued.certificate())).isEqualTo("jane, \"the admin\"+ü");
+        assertThat(ClusterPki.organizations(issued.certificate())).containsExactly("group-a", "b=c", "system:masters");
     }
 
     @Test
@@ -127,6 +198,47 @@ class ClusterPkiTest {
         assertThat(Pem.decodePublicKey(Pem.encodePublicKey(keyPair.getPublic()))).isEqualTo(keyPair.getPublic());
         assertThat(Pem.encodePrivateKey(keyPair.getPrivate())).startsWith("-----BEGIN PRIVATE KEY-----");
         assertThatThrownBy(() -> Pem.decodeCertificate("garbage")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void pemReadsWhatOpensslAndGoWrite() throws Exception {
+        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        String bundle = pki.caCertificatePem() + pki.apiServer().certificatePem();
+        assertThat(Pem.decodeCertificates(bundle)).containsExactly(pki.caCertificate(), pki.apiServer().certificate());
+        assertThat(Pem.decodePublicKey(pki.apiServer().certificatePem())).isEqualTo(pki.apiServer().certificate().getPublicKey());
+
+        // Legacy forms: PKCS#1 RSA and SEC 1 EC private keys, written by `openssl genrsa`/`openssl ecparam -genkey`
+        // and by Go's x509.MarshalPKCS1PrivateKey / MarshalECPrivateKey. Each is the inner key of its PKCS#8 form.
+        KeyPair rsa = KeyAlgorithm.RSA_2048.generate();
+        byte[] pkcs1 = innerPrivateKey(rsa.getPrivate().getEncoded());
+        assertThat(Pem.decodePrivateKey(pem("RSA PRIVATE KEY", pkcs1))).isEqualTo(rsa.getPrivate());
+        KeyPair ec = KeyAlgorithm.ECDSA_P256.generate();
+        // JDK's inner SEC 1 key omits the curve; Go and openssl put it in [0]: add it as they do.
+        byte[] sec1WithoutCurve = innerPrivateKey(ec.getPrivate().getEncoded());
+        java.util.List<Der.Element> fields = Der.element(sec1WithoutCurve).children();
+        byte[] sec1 = Der.encode(Der.SEQUENCE, fields.get(0).encoded(), fields.get(1).encoded(),
+                Der.encode(Der.CONTEXT_0, Der.objectIdentifier("1.2.840.10045.3.1.7")));
+        String withParameters = pem("EC PARAMETERS", Der.objectIdentifier("1.2.840.10045.3.1.7")) + pem("EC PRIVATE KEY", sec1);
+        assertThat(Pem.decodePrivateKey(withParameters).getEncoded()).isNotEmpty();
+        assertThat(((java.security.interfaces.ECPrivateKey) Pem.decodePrivateKey(withParameters)).getS())
+                .isEqualTo(((java.security.interfaces.ECPrivateKey) ec.getPrivate()).getS());
+        assertThatThrownBy(() -> Pem.decodePrivateKey(pem("ENCRYPTED PRIVATE KEY", new byte[] {1})))
+                .hasMessageContaining("encrypted");
+    }
+
+    private static byte[] innerPrivateKey(byte[] pkcs8) {
+        return Der.element(pkcs8).children().get(2).content();
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder().encodeToString(der) + "\n-----END " + type + "-----\n";
+    }
+
+    @Test
+    void derObjectIdentifiersRoundTrip() {
+        for (String oid : List.of("1.2.840.113549.1.1.1", "2.5.4.3", "1.3.101.112", "2.999.1")) {
+            assertThat(Der.element(Der.objectIdentifier(oid)).objectIdentifier()).isEqualTo(oid);
+        }
     }
 
     @Test

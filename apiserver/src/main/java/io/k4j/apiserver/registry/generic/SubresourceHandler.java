@@ -3,6 +3,8 @@ package io.k4j.apiserver.registry.generic;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.authentication.UserInfo;
+import io.k4j.apiserver.endpoints.HttpExchange;
+import java.io.IOException;
 
 /**
  * A subresource served by its own logic rather than by a strategy on the parent's store, e.g. {@code binding},
@@ -17,6 +19,23 @@ public interface SubresourceHandler {
     String apiVersion();
 
     String kind();
+
+    /**
+     * Whether this is a streaming subresource ({@code exec}, {@code attach}, {@code portforward}) that answers every
+     * request itself in {@link #connect}, typically by accepting a WebSocket upgrade with
+     * {@link io.k4j.apiserver.websocket.ChannelConnection#accept}.
+     */
+    default boolean streaming() {
+        return false;
+    }
+
+    /**
+     * Serves a request for a {@link #streaming()} subresource on its exchange; authentication and authorization are
+     * done. The handler owns the exchange until it returns (an error thrown before it answered becomes a Status).
+     */
+    default void connect(Request request, HttpExchange exchange) throws IOException {
+        throw StatusException.methodNotSupported(request.parent().type().gvk().group(), request.parent().type().plural() + "/" + subresource(), "connect");
+    }
 
     /** GET of the subresource. */
     default ObjectNode get(Request request) {
