@@ -124,8 +124,9 @@ public final class K4jServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // Generous: on a loaded 2-core machine a first start (keys, class loading) can take many times its idle time.
         await("k4j server on port " + port + " ready")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(Duration.ofSeconds(180))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     if (!process.isAlive()) {

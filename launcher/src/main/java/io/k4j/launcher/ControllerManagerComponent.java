@@ -39,6 +39,7 @@ final class ControllerManagerComponent implements Component {
     private KubernetesClient client;
     private ControllerManager manager;
     private LeaderElection election;
+    private boolean closed;
 
     ControllerManagerComponent(ComponentClients clients, List<String> controllers, Map<String, String> settings, String identity) {
         this.clients = requireNonNull(clients, "clients is null");
@@ -61,6 +62,9 @@ final class ControllerManagerComponent implements Component {
     }
 
     private synchronized void startControllers() {
+        if (closed) {
+            return;
+        }
         if (manager != null) {
             return;
         }
@@ -98,10 +102,20 @@ final class ControllerManagerComponent implements Component {
         return recorders.computeIfAbsent(component, name -> new ApiEventRecorder(client, name, "", InstantSource.system()));
     }
 
+    /**
+     * Gives up the lease without holding this component's lock: cancelling the election runs the stopped-leading
+     * callback on the elector's thread, which needs the lock, while the elector holds its own.
+     */
     @Override
-    public synchronized void close() {
-        if (election != null) {
-            election.close();
+    public void close() {
+        LeaderElection running;
+        synchronized (this) {
+            closed = true;
+            running = election;
+            election = null;
+        }
+        if (running != null) {
+            running.close();
         }
         stopControllers();
         List<ApiEventRecorder> open = new ArrayList<>(recorders.values());

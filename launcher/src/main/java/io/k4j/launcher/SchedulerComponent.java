@@ -31,6 +31,7 @@ final class SchedulerComponent implements Component {
     private KubernetesClient client;
     private ApiEventRecorder events;
     private LeaderElection election;
+    private boolean closed;
     private SchedulerServer server;
 
     SchedulerComponent(ComponentClients clients, Optional<Path> configFile, String identity) {
@@ -53,6 +54,9 @@ final class SchedulerComponent implements Component {
     }
 
     private synchronized void startScheduling() {
+        if (closed) {
+            return;
+        }
         if (server != null) {
             return;
         }
@@ -72,14 +76,26 @@ final class SchedulerComponent implements Component {
         }
     }
 
+    /**
+     * Gives up the lease without holding this component's lock: cancelling the election runs the stopped-leading
+     * callback on the elector's thread, which needs the lock, while the elector holds its own.
+     */
     @Override
-    public synchronized void close() {
-        if (election != null) {
-            election.close();
+    public void close() {
+        LeaderElection running;
+        synchronized (this) {
+            closed = true;
+            running = election;
+            election = null;
+        }
+        if (running != null) {
+            running.close();
         }
         stopScheduling();
-        if (events != null) {
-            events.close();
+        synchronized (this) {
+            if (events != null) {
+                events.close();
+            }
         }
     }
 }
