@@ -21,7 +21,6 @@ import io.k4j.storage.Lease;
 import io.k4j.storage.RangeRequest;
 import io.k4j.storage.RangeResult;
 import io.k4j.storage.StorageException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -34,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -66,7 +66,6 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private final String prefix;
     private final WatchCache cache;
     private final Set<String> selectableFields;
-    private final SecureRandom random = new SecureRandom();
 
     /**
      * @param storage the storage (the same store may back many resources)
@@ -120,7 +119,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
 
     @Override
     public ObjectNode get(String namespace, String name) {
-        return get(namespace, name, "").toObjectNode();
+        return get(namespace, name, "").copyOfParsed();
     }
 
     /** GET with upstream's resourceVersion semantics: empty = most recent, "0" = any, N = not older than N. */
@@ -156,7 +155,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         ListResult result = list(namespace, ListOptions.EVERYTHING);
         List<ObjectNode> objects = new ArrayList<>(result.items().size());
         for (CachedObject object : result.items()) {
-            objects.add(object.toObjectNode());
+            objects.add(object.copyOfParsed());
         }
         return objects;
     }
@@ -829,9 +828,11 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         return new AdmissionAttributes(operation, type, subresource, namespace, name, object, oldObject, context.user(), context.dryRun());
     }
 
-    private String generateName(String base) {
+    private static String generateName(String base) {
         String trimmed = base.length() > 58 ? base.substring(0, 58) : base;
         StringBuilder name = new StringBuilder(trimmed);
+        // Not a secret, as upstream's math/rand suffix is not: a SecureRandom read per character cost more than the rest of the name.
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < 5; i++) {
             name.append(NAME_ALPHABET.charAt(random.nextInt(NAME_ALPHABET.length())));
         }
