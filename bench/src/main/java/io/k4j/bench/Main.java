@@ -22,7 +22,8 @@ import java.util.UUID;
  * Issue 2's benchmark: apiserver create/get/list/watch numbers on both backends, each beside the raw storage's own
  * rate in the same run, plus ready time and idle memory. Appends a dated section to the benchmarks document.
  *
- * <p>Usage: {@code ./k4j bench [--output docs/benchmarks.md] [--backends sqlite,etcd] [--scale 1.0]}
+ * <p>Usage: {@code ./k4j bench [--output docs/benchmarks.md] [--backends sqlite,etcd] [--scale 1.0] [--watchers 1000]
+ * [--generator auto|h2load|jdk]}; the create load comes from h2load when it is installed ({@code auto}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
@@ -34,21 +35,28 @@ public final class Main {
         List<String> backends = List.of("sqlite", "etcd");
         double scale = 1.0;
         int watchers = 1_000;
+        String generator = "auto";
         for (int i = 0; i < arguments.length; i++) {
             switch (arguments[i]) {
                 case "--output" -> output = Path.of(arguments[++i]);
                 case "--backends" -> backends = List.of(arguments[++i].split(","));
                 case "--scale" -> scale = Double.parseDouble(arguments[++i]);
                 case "--watchers" -> watchers = Integer.parseInt(arguments[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N");
+                case "--generator" -> generator = arguments[++i];
+                default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk");
             }
         }
         if (System.getProperty("k4j.launcher.dir") == null) {
             System.setProperty("k4j.launcher.dir", Path.of("launcher/target").toAbsolutePath().toString());
         }
         Path work = Files.createTempDirectory("k4j-bench");
-        Optional<Path> h2load = H2Load.find();
-        if (h2load.isEmpty()) {
+        Optional<Path> h2load = switch (generator) {
+            case "auto" -> H2Load.find();
+            case "h2load" -> Optional.of(H2Load.find().orElseThrow(() -> new IllegalStateException("h2load is not installed (Debian package nghttp2-client)")));
+            case "jdk" -> Optional.empty();
+            default -> throw new IllegalArgumentException("unknown generator " + generator + "; use auto, h2load or jdk");
+        };
+        if (h2load.isEmpty() && !generator.equals("jdk")) {
             log("h2load not found (Debian package nghttp2-client): creating pods with the JDK client, which costs more CPU than the server it measures");
         }
         StringBuilder report = new StringBuilder();
