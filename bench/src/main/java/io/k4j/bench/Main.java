@@ -131,6 +131,16 @@ public final class Main {
                             count, clientsCount, result.perSecond(), result.p50Millis(), result.p99Millis(), result.serverCpuMillis(),
                             result.generatorCpuMillis(), reference.perSecond(), result.perSecond() / reference.perSecond()));
                 }
+                if (creates instanceof H2LoadCreates) {
+                    // What the generator costs shows beside the same single-client run driven by the JDK client.
+                    int count = (int) (2_000 * scale);
+                    bench.createNamespace("create-1-jdk");
+                    log("backend " + backend + ": " + count + " pod creates with 1 client of the JDK HttpClient, for comparison");
+                    CreateResult jdk = new JdkClientCreates(bench, server.pid()).run("create-1-jdk", 1, count);
+                    section.append(String.format(Locale.ROOT, "%nThe same %d creates with 1 client driven by the JDK HttpClient instead of h2load: %.0f/s, p50 %.2f ms, "
+                                    + "p99 %.2f ms, server CPU %.3f ms/create, generator CPU %.3f ms/create.%n",
+                            count, jdk.perSecond(), jdk.p50Millis(), jdk.p99Millis(), jdk.serverCpuMillis(), jdk.generatorCpuMillis()));
+                }
                 log("backend " + backend + ": GET latency");
                 Latencies gets = bench.getPods("create-16", bench.podNames("create-16"), 2_000);
                 int listSize = (int) (10_000 * scale);
