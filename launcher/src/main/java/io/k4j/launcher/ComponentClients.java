@@ -6,9 +6,12 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
 import io.k4j.apiserver.pki.CertificateAndKey;
+import io.k4j.apiserver.pki.CertificateAuthority;
 import io.k4j.apiserver.pki.ClusterPki;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -28,6 +31,11 @@ final class ComponentClients implements AutoCloseable {
         this.pki = requireNonNull(pki, "pki is null");
     }
 
+    /** The cluster CA certificate in PEM, which pods get in their namespace's {@code kube-root-ca.crt}. */
+    String caCertificatePem() {
+        return pki.caCertificatePem();
+    }
+
     KubernetesClient controllerManager() {
         return client(pki.controllerManager());
     }
@@ -38,6 +46,20 @@ final class ComponentClients implements AutoCloseable {
 
     KubernetesClient kubeProxy() {
         return client(pki.kubeProxy());
+    }
+
+    /**
+     * A client that acts as the service account {@code kube-system/<name>} of one controller, as upstream's
+     * {@code --use-service-account-credentials}: its certificate names the service account's user and groups, so RBAC
+     * applies the {@code system:controller:<name>} role. It reuses the controller manager's key (only signing, no key
+     * generation, so two dozen controllers cost no start-up time).
+     */
+    KubernetesClient controllerServiceAccount(String name) {
+        CertificateAndKey manager = pki.controllerManager();
+        X509Certificate certificate = pki.authority().sign(manager.certificate().getPublicKey(),
+                CertificateAuthority.subject("system:serviceaccount:kube-system:" + name, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
+                KeyPurposeId.id_kp_clientAuth, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
+        return client(new CertificateAndKey(certificate, manager.privateKey()));
     }
 
     KubernetesClient node(String nodeName) {

@@ -77,6 +77,20 @@ public final class NamespaceStrategy implements ResourceStrategy {
         Updates.copyField(oldNamespace, newNamespace, "status");
     }
 
+    /**
+     * A namespace stays, Terminating, until the namespace controller has emptied it and removed its
+     * {@code spec.finalizers} through the {@code finalize} subresource, as upstream's namespace storage.
+     */
+    @Override
+    public boolean hasPendingFinalization(ObjectNode namespace) {
+        return !Trees.elements(namespace, "spec", "finalizers").isEmpty();
+    }
+
+    @Override
+    public void prepareForDelete(ObjectNode namespace) {
+        Trees.object(namespace, "status").put("phase", "Terminating");
+    }
+
     /** Namespace names are DNS labels (upstream's {@code ValidateNamespaceName}); the store checks them with it. */
     @Override
     public NameValidator nameValidator() {

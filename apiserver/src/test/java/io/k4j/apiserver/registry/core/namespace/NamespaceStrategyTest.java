@@ -54,6 +54,16 @@ class NamespaceStrategyTest {
     }
 
     @Test
+    void aDeletedNamespaceTerminatesUntilItsSpecFinalizersAreGone() {
+        ObjectNode namespace = object("{'metadata':{'name':'a'},'spec':{'finalizers':['kubernetes']},'status':{'phase':'Active'}}");
+        assertThat(strategy.hasPendingFinalization(namespace)).isTrue();
+        strategy.prepareForDelete(namespace);
+        assertThat(namespace.at("/status/phase").asText()).isEqualTo("Terminating");
+        assertThat(strategy.hasPendingFinalization(object("{'metadata':{'name':'a'},'spec':{'finalizers':[]}}"))).isFalse();
+        assertThat(strategy.hasPendingFinalization(object("{'metadata':{'name':'a'}}"))).isFalse();
+    }
+
+    @Test
     void statusPhaseMustAgreeWithDeletion() {
         ObjectNode old = object("{'metadata':{'name':'a'},'status':{'phase':'Active'}}");
         assertThat(messages(new NamespaceStatusStrategy(strategy).validateUpdate(object("{'metadata':{'name':'a'},'status':{'phase':'Terminating'}}"), old)))

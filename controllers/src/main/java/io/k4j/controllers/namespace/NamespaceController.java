@@ -1,0 +1,88 @@
+package io.k4j.controllers.namespace;
+
+import static java.util.Objects.requireNonNull;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.k4j.controllerkit.informers.Lister;
+import io.k4j.controllerkit.manager.Controller;
+import io.k4j.controllerkit.manager.ControllerContext;
+import io.k4j.controllerkit.workqueue.WorkQueue;
+import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllers.dynamic.DynamicClient;
+import java.time.InstantSource;
+import java.util.Optional;
+
+/**
+ * kube-controller-manager's {@code namespace} controller: a namespace with a deletion timestamp is emptied by the
+ * {@link NamespacedResourcesDeleter}, pass after pass, until it can be finalized. Writes as the
+ * {@code namespace-controller} service account. Thread-safe.
+ */
+public final class NamespaceController implements Controller {
+    public static final String NAME = "namespace";
+    public static final String SERVICE_ACCOUNT = "namespace-controller";
+
+    private final Lister<Namespace> namespaces;
+    private final NamespacedResourcesDeleter deleter;
+    private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter("namespace");
+    private Workers workers;
+
+    public NamespaceController(ControllerContext context) {
+        this(context.informers().lister(Namespace.class),
+                new ApiNamespaceClient(new DynamicClient(context.clientFor(SERVICE_ACCOUNT))), context.clock());
+        context.informers().informer(Namespace.class).addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Namespace namespace) {
+                enqueue(namespace);
+            }
+
+            @Override
+            public void onUpdate(Namespace oldNamespace, Namespace newNamespace) {
+                enqueue(newNamespace);
+            }
+
+            @Override
+            public void onDelete(Namespace namespace, boolean deletedFinalStateUnknown) {
+                // Gone: nothing left to do.
+            }
+        });
+    }
+
+    NamespaceController(Lister<Namespace> namespaces, NamespaceClient client, InstantSource clock) {
+        this.namespaces = requireNonNull(namespaces, "namespaces is null");
+        this.deleter = new NamespacedResourcesDeleter(client, clock);
+    }
+
+    void enqueue(Namespace namespace) {
+        if (namespace.getMetadata().getDeletionTimestamp() != null) {
+            queue.add(namespace.getMetadata().getName());
+        }
+    }
+
+    WorkQueue<String> queue() {
+        return queue;
+    }
+
+    /** One pass over the namespace {@code name}; requeues itself while content is still terminating. */
+    void sync(String name) {
+        Optional<Namespace> namespace = namespaces.get(name);
+        if (namespace.isEmpty()) {
+            return;
+        }
+        deleter.delete(namespace.get()).ifPresent(wait -> queue.addAfter(name, wait));
+    }
+
+    @Override
+    public synchronized void start(int workerCount) {
+        workers = Workers.start(queue, workerCount, this::sync);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (workers != null) {
+            workers.close();
+        } else {
+            queue.shutDown();
+        }
+    }
+}
