@@ -94,10 +94,31 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
             return body;
         }
         long declared = request.getLength();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 && declared <= maxBodyBytes ? (int) declared : 1024);
         try (InputStream in = Content.Source.asInputStream(request)) {
+            ByteArrayOutputStream out;
+            long total;
+            if (declared >= 0 && declared <= maxBodyBytes) {
+                // The usual case: a body of known size is read straight into its array, without a 16 KiB buffer to
+                // clear and a copy out of a growing stream for every request.
+                byte[] exact = in.readNBytes((int) declared);
+                int next = in.read();
+                if (exact.length == declared && next < 0) {
+                    body = exact;
+                    return body;
+                }
+                // Not the declared size: read on as for an unknown size.
+                out = new ByteArrayOutputStream(exact.length + 1024);
+                out.write(exact);
+                total = exact.length;
+                if (next >= 0) {
+                    out.write(next);
+                    total++;
+                }
+            } else {
+                out = new ByteArrayOutputStream(1024);
+                total = 0;
+            }
             byte[] buffer = new byte[16 * 1024];
-            long total = 0;
             int read;
             while ((read = in.read(buffer)) >= 0) {
                 total += read;
@@ -112,9 +133,9 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
                 // receives the 413 instead of a reset stream.
                 throw StatusException.requestEntityTooLarge(maxBodyBytes);
             }
+            body = out.toByteArray();
+            return body;
         }
-        body = out.toByteArray();
-        return body;
     }
 
     @Override

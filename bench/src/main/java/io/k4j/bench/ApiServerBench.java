@@ -2,6 +2,10 @@ package io.k4j.bench;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -69,14 +73,26 @@ final class ApiServerBench {
     }
 
     /** GET latencies of existing pods, sequentially. */
-    Latencies getPods(String namespace, String namePrefix, int existing, int samples) {
+    Latencies getPods(String namespace, List<String> names, int samples) {
         Latencies latencies = new Latencies();
         for (int sample = 0; sample < samples; sample++) {
             long begin = System.nanoTime();
-            client().require("GET", "/api/v1/namespaces/" + namespace + "/pods/" + namePrefix + (sample % existing), null);
+            client().require("GET", "/api/v1/namespaces/" + namespace + "/pods/" + names.get(sample % names.size()), null);
             latencies.record(System.nanoTime() - begin);
         }
         return latencies;
+    }
+
+    /** The names of the namespace's pods. */
+    List<String> podNames(String namespace) {
+        try {
+            JsonNode list = new ObjectMapper().readTree(client().require("GET", "/api/v1/namespaces/" + namespace + "/pods", null));
+            List<String> names = new ArrayList<>();
+            list.path("items").forEach(item -> names.add(item.path("metadata").path("name").asText()));
+            return names;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Latency of a full LIST of the namespace's pods (no limit), as the client receives the whole body. */
@@ -95,6 +111,9 @@ final class ApiServerBench {
      * and records, for every watcher, how long after the write started its event arrived.
      */
     Latencies watchFanOut(String namespace, int watchers, int changes) throws Exception {
+        // Each client connected first: the JDK client closes an HTTP/2 connection idle for 30 s, and without a
+        // connection it opens one per request, so a thousand watches at once made as many TLS handshakes.
+        clients.forEach(client -> client.require("GET", "/version", null));
         // Watch from before the create: every watcher then sees the create first, which proves it is connected.
         String resourceVersion = resourceVersionOf(namespace);
         AtomicLong writeStartedNanos = new AtomicLong();

@@ -11,6 +11,11 @@ final class PodTemplates {
                  "resources":{"requests":{"cpu":"10m","memory":"16Mi"}}}]}}""".formatted(name, namespace);
     }
 
+    /** A pod whose name the server generates, so that one body serves every create of a run. */
+    static String generatedPod(String namePrefix, String namespace) {
+        return pod(namePrefix, namespace).replace("\"name\":\"" + namePrefix + "\"", "\"generateName\":\"" + namePrefix + "\"");
+    }
+
     static String namespace(String name) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}";
     }

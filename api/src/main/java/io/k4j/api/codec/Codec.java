@@ -258,7 +258,7 @@ public final class Codec {
         }
         Deque<Frame> stack = new ArrayDeque<>();
         JsonNode root = first == JsonToken.START_OBJECT ? factory.objectNode() : factory.arrayNode();
-        stack.push(new Frame(root, ""));
+        stack.push(new Frame(root, null, null, 0));
         String fieldName = null;
         while (!stack.isEmpty()) {
             JsonToken token = parser.nextToken();
@@ -280,12 +280,6 @@ public final class Codec {
                 continue;
             }
             JsonNode child;
-            String childPath;
-            if (frame.node instanceof ObjectNode) {
-                childPath = frame.childPath(fieldName);
-            } else {
-                childPath = frame.path + "[" + frame.node.size() + "]";
-            }
             if (token == JsonToken.START_OBJECT) {
                 child = factory.objectNode();
             } else if (token == JsonToken.START_ARRAY) {
@@ -299,15 +293,33 @@ public final class Codec {
                 ((ArrayNode) frame.node).add(child);
             }
             if (child.isContainerNode()) {
-                stack.push(new Frame(child, childPath));
+                // Added above, so an array element's index is the array's size less one.
+                stack.push(frame.node instanceof ObjectNode ? new Frame(child, frame, fieldName, 0) : new Frame(child, frame, null, frame.node.size() - 1));
             }
         }
         return root;
     }
 
-    private record Frame(JsonNode node, String path) {
-        String childPath(String name) {
-            return path.isEmpty() ? name : path + "." + name;
+    /**
+     * A container being read: its node and its place under its parent (a field name, or for an array element a null
+     * name and an index). Paths are built only when a duplicate field needs one: building every value's path cost
+     * more than reading it.
+     */
+    private record Frame(JsonNode node, Frame parent, String name, int index) {
+        String path() {
+            if (parent == null) {
+                return "";
+            }
+            String parentPath = parent.path();
+            if (name == null) {
+                return parentPath + "[" + index + "]";
+            }
+            return parentPath.isEmpty() ? name : parentPath + "." + name;
+        }
+
+        String childPath(String child) {
+            String path = path();
+            return path.isEmpty() ? child : path + "." + child;
         }
     }
 

@@ -36,7 +36,7 @@ public final class UnknownFields {
     /** The unknown fields of a value of the given definition. */
     public List<String> find(Definition definition, JsonNode object) {
         List<String> unknown = new ArrayList<>();
-        walkDefinition(definition, object, "", unknown);
+        walkDefinition(definition, object, FieldPath.ROOT, unknown);
         return List.copyOf(unknown);
     }
 
@@ -54,13 +54,13 @@ public final class UnknownFields {
         return builder.toString();
     }
 
-    private void walk(Schema schema, JsonNode value, String path, List<String> unknown) {
+    private void walk(Schema schema, JsonNode value, FieldPath path, List<String> unknown) {
         switch (schema) {
             case Schema.Reference reference -> walkDefinition(schemas.definition(reference.definition()), value, path, unknown);
             case Schema.ArrayOf array -> {
                 if (value.isArray()) {
                     for (int i = 0; i < value.size(); i++) {
-                        walk(array.items(), value.get(i), path + "[" + i + "]", unknown);
+                        walk(array.items(), value.get(i), new FieldPath(path, null, i), unknown);
                     }
                 }
             }
@@ -68,7 +68,7 @@ public final class UnknownFields {
                 if (value.isObject()) {
                     for (Iterator<Map.Entry<String, JsonNode>> entries = value.fields(); entries.hasNext(); ) {
                         Map.Entry<String, JsonNode> entry = entries.next();
-                        walk(map.values(), entry.getValue(), join(path, entry.getKey()), unknown);
+                        walk(map.values(), entry.getValue(), new FieldPath(path, entry.getKey(), -1), unknown);
                     }
                 }
             }
@@ -77,7 +77,7 @@ public final class UnknownFields {
         }
     }
 
-    private void walkDefinition(Definition definition, JsonNode value, String path, List<String> unknown) {
+    private void walkDefinition(Definition definition, JsonNode value, FieldPath path, List<String> unknown) {
         switch (definition.kind()) {
             case OBJECT -> {
                 // a type mismatch (a string where an object belongs) is a decoding error, reported elsewhere
@@ -86,10 +86,10 @@ public final class UnknownFields {
                 }
                 for (Iterator<Map.Entry<String, JsonNode>> entries = value.fields(); entries.hasNext(); ) {
                     Map.Entry<String, JsonNode> entry = entries.next();
-                    String fieldPath = join(path, entry.getKey());
+                    FieldPath fieldPath = new FieldPath(path, entry.getKey(), -1);
                     Field field = definition.fields().get(entry.getKey());
                     if (field == null) {
-                        unknown.add(fieldPath);
+                        unknown.add(fieldPath.toString());
                     } else if (!entry.getValue().isNull()) {
                         walk(field.schema(), entry.getValue(), fieldPath, unknown);
                     }
@@ -99,7 +99,37 @@ public final class UnknownFields {
         }
     }
 
-    private static String join(String path, String name) {
-        return path.isEmpty() ? name : path + "." + name;
+    /**
+     * A field's path as links to its parent, written out only for an unknown field: almost every field is known, and
+     * building each one's path string cost more than the walk itself.
+     *
+     * @param parent null for the root
+     * @param name the field name, or null for an array element
+     * @param index the array index of an element
+     */
+    private record FieldPath(FieldPath parent, String name, int index) {
+        static final FieldPath ROOT = new FieldPath(null, null, -1);
+
+        @Override
+        public String toString() {
+            StringBuilder builder = new StringBuilder();
+            appendTo(builder);
+            return builder.toString();
+        }
+
+        private void appendTo(StringBuilder builder) {
+            if (parent == null) {
+                return;
+            }
+            parent.appendTo(builder);
+            if (name == null) {
+                builder.append('[').append(index).append(']');
+            } else {
+                if (!builder.isEmpty()) {
+                    builder.append('.');
+                }
+                builder.append(name);
+            }
+        }
     }
 }

@@ -106,7 +106,7 @@ public final class ResourceHandler {
         switch (info.verb()) {
             case "get" -> {
                 CachedObject object = store.get(namespace, info.name(), orEmpty(exchange.queryParameter("resourceVersion")));
-                writeObject(exchange, 200, store, object.toObjectNode(), Representation.negotiate(exchange.header("accept"), false));
+                writeCached(exchange, store, object, Representation.negotiate(exchange.header("accept"), false));
             }
             case "list" -> {
                 ListResult result = store.list(namespace, listOptions(exchange, info));
@@ -120,13 +120,13 @@ public final class ResourceHandler {
                 Decoded body = decodeBody(exchange, type);
                 WriteResult result = store.create(namespace, body.object(), writeContext(exchange, user, "CreateOptions"));
                 addWarnings(exchange, body.warnings(), result.warnings());
-                writeObject(exchange, 201, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+                writeResult(exchange, 201, store, result, Representation.negotiate(exchange.header("accept"), false));
             }
             case "update" -> {
                 Decoded body = decodeBody(exchange, type);
                 WriteResult result = store.update(namespace, info.name(), "", current -> body.object(), writeContext(exchange, user, "UpdateOptions"));
                 addWarnings(exchange, body.warnings(), result.warnings());
-                writeObject(exchange, result.created() ? 201 : 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+                writeResult(exchange, result.created() ? 201 : 200, store, result, Representation.negotiate(exchange.header("accept"), false));
             }
             case "patch" -> {
                 PatchRequest patch = patchRequest(exchange);
@@ -145,7 +145,7 @@ public final class ResourceHandler {
                     return patched;
                 }, writeContext(exchange, user, "PatchOptions"));
                 addWarnings(exchange, warnings, result.warnings());
-                writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+                writeResult(exchange, 200, store, result, Representation.negotiate(exchange.header("accept"), false));
             }
             case "delete" -> delete(exchange, info, user, store, namespace);
             case "deletecollection" -> {
@@ -194,13 +194,13 @@ public final class ResourceHandler {
         ResourceStrategy rules = store.definition().subresourceStrategies().get(subresource);
         if (rules != null) {
             switch (info.verb()) {
-                case "get" -> writeObject(exchange, 200, store, store.get(namespace, info.name(), orEmpty(exchange.queryParameter("resourceVersion"))).toObjectNode(),
+                case "get" -> writeCached(exchange, store, store.get(namespace, info.name(), orEmpty(exchange.queryParameter("resourceVersion"))),
                         Representation.negotiate(exchange.header("accept"), false));
                 case "update" -> {
                     Decoded body = decodeBody(exchange, type);
                     WriteResult result = store.update(namespace, info.name(), subresource, current -> body.object(), writeContext(exchange, user, "UpdateOptions"));
                     addWarnings(exchange, body.warnings(), result.warnings());
-                    writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+                    writeResult(exchange, 200, store, result, Representation.negotiate(exchange.header("accept"), false));
                 }
                 case "patch" -> {
                     PatchRequest patch = patchRequest(exchange);
@@ -215,7 +215,7 @@ public final class ResourceHandler {
                         return applyPatch(type, current, patch);
                     }, writeContext(exchange, user, "PatchOptions"));
                     addWarnings(exchange, List.of(), result.warnings());
-                    writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+                    writeResult(exchange, 200, store, result, Representation.negotiate(exchange.header("accept"), false));
                 }
                 default -> throw StatusException.methodNotSupported(type.gvk().group(), qualified, info.verb());
             }
@@ -360,6 +360,24 @@ public final class ResourceHandler {
     }
 
     // ---- encoding --------------------------------------------------------------------------------------
+
+    /** Writes a cached object, as its cached bytes when the client wants plain JSON. */
+    private void writeCached(HttpExchange exchange, GenericStore store, CachedObject object, Representation representation) throws IOException {
+        if (representation.kind() == Representation.Kind.OBJECT && !representation.yaml()) {
+            exchange.respond(200, "application/json", object.json());
+            return;
+        }
+        writeObject(exchange, 200, store, object.toObjectNode(), representation);
+    }
+
+    /** Writes a write's outcome, with the JSON the store already encoded when the client wants plain JSON. */
+    private void writeResult(HttpExchange exchange, int status, GenericStore store, WriteResult result, Representation representation) throws IOException {
+        if (representation.kind() == Representation.Kind.OBJECT && !representation.yaml() && result.json().isPresent()) {
+            exchange.respond(status, "application/json", result.json().get());
+            return;
+        }
+        writeObject(exchange, status, store, result.object(), representation);
+    }
 
     private void writeObject(HttpExchange exchange, int status, GenericStore store, ObjectNode object, Representation representation) throws IOException {
         switch (representation.kind()) {

@@ -4,33 +4,96 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
+import java.lang.ref.SoftReference;
 import java.util.Map;
 
 /**
  * One object as the watch cache holds it: serialised once, in the served form with its {@code resourceVersion}
  * set, so that LIST and WATCH write the bytes without encoding again; plus what selectors match on.
- * Immutable; {@link #json()} must not be modified.
+ * Immutable apart from a memo of the parsed object; thread-safe. {@link #json()} must not be modified.
  *
- * @param key the storage key
- * @param namespace the namespace, empty for cluster-scoped objects
- * @param name the name
- * @param revision the storage mod revision (the object's resourceVersion)
- * @param json the object as JSON
- * @param labels {@code metadata.labels}
- * @param fields the values field selectors match, including {@code metadata.name} and {@code metadata.namespace}
+ * <p>A class rather than a record only for that memo: in-process readers (admission reads a pod's namespace,
+ * service account and priority classes on every pod create) would otherwise parse the same bytes each time.
  */
-public record CachedObject(String key, String namespace, String name, long revision, byte[] json, Map<String, String> labels, Map<String, String> fields) {
-    public CachedObject {
-        requireNonNull(key, "key is null");
-        requireNonNull(namespace, "namespace is null");
-        requireNonNull(name, "name is null");
-        requireNonNull(json, "json is null");
-        labels = Map.copyOf(requireNonNull(labels, "labels is null"));
-        fields = Map.copyOf(requireNonNull(fields, "fields is null"));
+public final class CachedObject {
+    private final String key;
+    private final String namespace;
+    private final String name;
+    private final long revision;
+    private final byte[] json;
+    private final Map<String, String> labels;
+    private final Map<String, String> fields;
+    /** The parsed object, never handed out itself (callers get copies); soft so that rarely read objects do not keep it. */
+    private volatile SoftReference<ObjectNode> parsed;
+
+    /**
+     * @param key the storage key
+     * @param namespace the namespace, empty for cluster-scoped objects
+     * @param name the name
+     * @param revision the storage mod revision (the object's resourceVersion)
+     * @param json the object as JSON
+     * @param labels {@code metadata.labels}
+     * @param fields the values field selectors match, including {@code metadata.name} and {@code metadata.namespace}
+     */
+    public CachedObject(String key, String namespace, String name, long revision, byte[] json, Map<String, String> labels, Map<String, String> fields) {
+        this.key = requireNonNull(key, "key is null");
+        this.namespace = requireNonNull(namespace, "namespace is null");
+        this.name = requireNonNull(name, "name is null");
+        this.revision = revision;
+        this.json = requireNonNull(json, "json is null");
+        this.labels = Map.copyOf(requireNonNull(labels, "labels is null"));
+        this.fields = Map.copyOf(requireNonNull(fields, "fields is null"));
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long revision() {
+        return revision;
+    }
+
+    public byte[] json() {
+        return json;
+    }
+
+    public Map<String, String> labels() {
+        return labels;
+    }
+
+    public Map<String, String> fields() {
+        return fields;
     }
 
     /** A fresh tree of the object the caller may modify. */
     public ObjectNode toObjectNode() {
         return (ObjectNode) Json.read(json);
+    }
+
+    /**
+     * A fresh tree of the object the caller may modify, copied from a parse kept for the next reader: for objects
+     * read again and again in-process. Copying a tree costs a fraction of parsing it.
+     */
+    ObjectNode copyOfParsed() {
+        SoftReference<ObjectNode> reference = parsed;
+        ObjectNode tree = reference == null ? null : reference.get();
+        if (tree == null) {
+            tree = toObjectNode();
+            parsed = new SoftReference<>(tree);
+        }
+        return tree.deepCopy();
+    }
+
+    @Override
+    public String toString() {
+        return "CachedObject[" + key + "@" + revision + "]";
     }
 }

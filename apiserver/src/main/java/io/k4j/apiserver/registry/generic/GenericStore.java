@@ -21,7 +21,6 @@ import io.k4j.storage.Lease;
 import io.k4j.storage.RangeRequest;
 import io.k4j.storage.RangeResult;
 import io.k4j.storage.StorageException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -34,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -66,7 +66,6 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private final String prefix;
     private final WatchCache cache;
     private final Set<String> selectableFields;
-    private final SecureRandom random = new SecureRandom();
     private final FieldOwnershipRecorder fieldOwnership;
 
     /**
@@ -122,7 +121,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
 
     @Override
     public ObjectNode get(String namespace, String name) {
-        return get(namespace, name, "").toObjectNode();
+        return get(namespace, name, "").copyOfParsed();
     }
 
     /** GET with upstream's resourceVersion semantics: empty = most recent, "0" = any, N = not older than N. */
@@ -158,7 +157,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         ListResult result = list(namespace, ListOptions.EVERYTHING);
         List<ObjectNode> objects = new ArrayList<>(result.items().size());
         for (CachedObject object : result.items()) {
-            objects.add(object.toObjectNode());
+            objects.add(object.copyOfParsed());
         }
         return objects;
     }
@@ -403,17 +402,60 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         if (context.dryRun()) {
             return new WriteResult(object, true, false, warnings);
         }
+        String key = key(namespace, name);
+        PreparedWrite prepared = prepareWrite(key, object);
         KeyValue stored;
         try {
-            stored = storage.create(key(namespace, name), encode(object), Lease.NONE);
+            stored = storage.create(key, prepared.bytes(), Lease.NONE);
         } catch (StorageException.KeyExists e) {
+            prepared.forget();
             throw StatusException.alreadyExists(type.gvk().group(), type.plural(), name);
         } catch (StorageException.ValueTooLarge e) {
+            prepared.forget();
             throw StatusException.requestEntityTooLarge(1_572_864);
+        } catch (RuntimeException e) {
+            prepared.forget();
+            throw e;
         }
         cache.noteWrite(stored.modRevision());
-        metadata.put("resourceVersion", Long.toString(stored.modRevision()));
-        return new WriteResult(object, true, false, warnings);
+        return new WriteResult(stamp(object, stored.modRevision()), true, false, warnings, prepared.served(stored.modRevision()));
+    }
+
+    /** Sets the resourceVersion last in the metadata, where the served JSON of a stored object has it. */
+    private static ObjectNode stamp(ObjectNode object, long revision) {
+        ObjectNode metadata = ObjectMetadata.of(object);
+        metadata.remove("resourceVersion");
+        metadata.put("resourceVersion", Long.toString(revision));
+        return object;
+    }
+
+    /**
+     * A write's object encoded once: the bytes to store, and (for a resource stored in its own form) the served JSON
+     * made from them and an announcement to the watch cache, which then takes the object from here instead of
+     * decoding the storage event again.
+     */
+    private record PreparedWrite(byte[] bytes, Optional<StoredJson> json, Runnable forgetter) {
+        Optional<byte[]> served(long revision) {
+            return json.map(encoded -> encoded.served(revision));
+        }
+
+        void forget() {
+            forgetter.run();
+        }
+    }
+
+    private PreparedWrite prepareWrite(String key, ObjectNode served) {
+        if (conversion.isPresent()) {
+            return new PreparedWrite(encode(served), Optional.empty(), () -> {});
+        }
+        StoredJson json = StoredJson.encode(served);
+        String name = ObjectMetadata.text(served, "name");
+        String namespace = ObjectMetadata.text(served, "namespace");
+        Map<String, String> labels = ObjectMetadata.stringMap(served, "labels");
+        Map<String, String> fields = selectableFields(served, namespace, name);
+        WatchCache.ExpectedWrite expected = cache.expectWrite(key, json.stored(),
+                revision -> new CachedObject(key, namespace, name, revision, json.served(revision), labels, fields));
+        return new PreparedWrite(json.stored(), Optional.of(json), () -> cache.forgetWrite(key, expected));
     }
 
     /**
@@ -525,15 +567,20 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             if (context.dryRun()) {
                 return new WriteResult(updated, false, false, warnings);
             }
+            PreparedWrite prepared = prepareWrite(key, updated);
             try {
-                KeyValue written = storage.update(key, encode(updated), stored.modRevision(), stored.lease());
+                KeyValue written = storage.update(key, prepared.bytes(), stored.modRevision(), stored.lease());
                 cache.noteWrite(written.modRevision());
-                metadata.put("resourceVersion", Long.toString(written.modRevision()));
-                return new WriteResult(updated, false, false, warnings);
+                return new WriteResult(stamp(updated, written.modRevision()), false, false, warnings, prepared.served(written.modRevision()));
             } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
                 // Someone wrote in between: compute the update again from the new state.
+                prepared.forget();
             } catch (StorageException.ValueTooLarge e) {
+                prepared.forget();
                 throw StatusException.requestEntityTooLarge(1_572_864);
+            } catch (RuntimeException e) {
+                prepared.forget();
+                throw e;
             }
         }
         throw StatusException.conflict(type.gvk().group(), type.plural(), name, "too many concurrent updates, please try again");
@@ -798,9 +845,11 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         return new AdmissionAttributes(operation, type, subresource, namespace, name, object, oldObject, context.user(), context.dryRun());
     }
 
-    private String generateName(String base) {
+    private static String generateName(String base) {
         String trimmed = base.length() > 58 ? base.substring(0, 58) : base;
         StringBuilder name = new StringBuilder(trimmed);
+        // Not a secret, as upstream's math/rand suffix is not: a SecureRandom read per character cost more than the rest of the name.
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < 5; i++) {
             name.append(NAME_ALPHABET.charAt(random.nextInt(NAME_ALPHABET.length())));
         }
@@ -817,11 +866,11 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
 
     /** Stored form: without resourceVersion, converted when the resource lives in another's storage. */
     private byte[] encode(ObjectNode served) {
-        if (conversion.isEmpty() && served.get("metadata") instanceof ObjectNode metadata && !metadata.has("resourceVersion")) {
-            // A create's object is already in its stored form; copying it only to remove nothing cost a deep copy.
-            return Json.write(served);
+        if (conversion.isEmpty()) {
+            // Written without the resourceVersion rather than from a copy that lacks it: a deep copy per write.
+            return StoredJson.encode(served).stored();
         }
-        ObjectNode stored = conversion.map(c -> c.toStorage(served)).orElseGet(served::deepCopy);
+        ObjectNode stored = conversion.get().toStorage(served);
         ObjectMetadata.of(stored).remove("resourceVersion");
         return Json.write(stored);
     }
@@ -840,10 +889,15 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         ObjectNode object = toServed(keyValue);
         String name = ObjectMetadata.text(object, "name");
         String namespace = ObjectMetadata.text(object, "namespace");
+        return new CachedObject(keyValue.key(), namespace, name, keyValue.modRevision(), Json.write(object), ObjectMetadata.stringMap(object, "labels"),
+                selectableFields(object, namespace, name));
+    }
+
+    private Map<String, String> selectableFields(ObjectNode object, String namespace, String name) {
         Map<String, String> fields = new HashMap<>(strategy.selectableFields(object));
         fields.put("metadata.name", name);
         fields.put("metadata.namespace", namespace);
-        return new CachedObject(keyValue.key(), namespace, name, keyValue.modRevision(), Json.write(object), ObjectMetadata.stringMap(object, "labels"), fields);
+        return fields;
     }
 
     private StatusException notFound(String name) {

@@ -14,17 +14,20 @@ import io.k4j.storage.WatchListener;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,8 +58,13 @@ public final class WatchCache implements AutoCloseable {
     private final ArrayDeque<CacheEvent> history = new ArrayDeque<>();
     private final Set<Watcher> watchers = new LinkedHashSet<>();
     private final AtomicLong lastWriteRevision = new AtomicLong();
+    /**
+     * Writes made through this apiserver whose cached form is already known, by key: the event of such a write is
+     * taken from here instead of being decoded again, when its stored bytes are the expected ones.
+     */
+    private final ConcurrentHashMap<String, ExpectedWrite> expectedWrites = new ConcurrentHashMap<>();
     /** Deletes made through this apiserver not yet seen, by key: the storage SPI does not report a delete's revision. */
-    private final java.util.concurrent.ConcurrentHashMap<String, Long> pendingDeletes = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Long> pendingDeletes = new ConcurrentHashMap<>();
     // Written under the write lock; volatile so that fresh-enough reads can skip the lock.
     private volatile long revision;
     private long windowStart;
@@ -94,6 +102,7 @@ public final class WatchCache implements AutoCloseable {
             objects.clear();
             history.clear();
             pendingDeletes.clear();
+            expectedWrites.clear();
             for (CachedObject object : decoded) {
                 objects.put(object.key(), object);
             }
@@ -136,6 +145,43 @@ public final class WatchCache implements AutoCloseable {
     /** Records a write this apiserver made, so reads wait until the cache has seen it. */
     public void noteWrite(long writeRevision) {
         lastWriteRevision.accumulateAndGet(writeRevision, Math::max);
+    }
+
+    /**
+     * Announces a write this apiserver is about to make of {@code value} under {@code key}: when the storage event
+     * carries exactly these bytes, the cached form is {@code cachedForm} applied to the event's revision, with no
+     * decoding. Call {@link #forgetWrite} when the write fails.
+     */
+    public ExpectedWrite expectWrite(String key, byte[] value, LongFunction<CachedObject> cachedForm) {
+        ExpectedWrite expected = new ExpectedWrite(value, cachedForm);
+        expectedWrites.put(key, expected);
+        return expected;
+    }
+
+    /** Withdraws an announced write that did not happen. */
+    public void forgetWrite(String key, ExpectedWrite expected) {
+        expectedWrites.remove(key, expected);
+    }
+
+    /** A write announced with {@link #expectWrite}. Immutable. */
+    public static final class ExpectedWrite {
+        private final byte[] value;
+        private final LongFunction<CachedObject> cachedForm;
+
+        private ExpectedWrite(byte[] value, LongFunction<CachedObject> cachedForm) {
+            this.value = requireNonNull(value, "value is null");
+            this.cachedForm = requireNonNull(cachedForm, "cachedForm is null");
+        }
+    }
+
+    /** The cached form of a stored key: the announced one when its bytes are the stored ones, else decoded. */
+    private CachedObject cachedForm(KeyValue keyValue) {
+        ExpectedWrite expected = expectedWrites.get(keyValue.key());
+        if (expected != null && Arrays.equals(expected.value, keyValue.value())) {
+            expectedWrites.remove(keyValue.key(), expected);
+            return expected.cachedForm.apply(keyValue.modRevision());
+        }
+        return decoder.apply(keyValue);
     }
 
     /**
@@ -365,7 +411,7 @@ public final class WatchCache implements AutoCloseable {
             List<Decoded> changes = new ArrayList<>(events.size());
             for (WatchEvent event : events) {
                 switch (event) {
-                    case WatchEvent.Put put -> changes.add(new Decoded(put.key(), decoder.apply(put.current()), false, put.revision()));
+                    case WatchEvent.Put put -> changes.add(new Decoded(put.key(), cachedForm(put.current()), false, put.revision()));
                     case WatchEvent.Delete delete -> {
                         KeyValue last = delete.previous();
                         KeyValue atDelete = new KeyValue(last.key(), last.value(), last.createRevision(), delete.revision(), last.version(), last.lease());

@@ -91,6 +91,26 @@ class GenericStoreTest {
     }
 
     @Test
+    void writesAnswerAndCacheTheJsonThatDecodingTheStoredObjectGives() {
+        GenericStore pods = pods();
+        WriteResult created = pods.create("default", pod("web", Map.of("app", "a")), user());
+        WriteResult updated = pods.update("default", "web", "", current -> {
+            ((ObjectNode) current.get("metadata")).putObject("labels").put("app", "b");
+            return current;
+        }, user());
+
+        String key = "/registry/pods/default/web";
+        CachedObject decoded = pods.decode(storage.get(key));
+        assertThat(updated.json()).hasValueSatisfying(json -> assertThat(new String(json)).isEqualTo(new String(decoded.json())));
+        assertThat(created.json()).hasValueSatisfying(json -> assertThat(new String(json)).isEqualTo(Json.writeString(created.object())));
+        CachedObject cached = pods.get("default", "web", "");
+        assertThat(new String(cached.json())).isEqualTo(new String(decoded.json()));
+        assertThat(cached.labels()).isEqualTo(Map.of("app", "b"));
+        assertThat(cached.fields()).isEqualTo(decoded.fields());
+        assertThat(cached.revision()).isEqualTo(storage.currentRevision());
+    }
+
+    @Test
     void createRejectsDuplicatesMismatchesAndInvalidNames() {
         GenericStore pods = pods();
         pods.create("default", pod("web", Map.of()), user());

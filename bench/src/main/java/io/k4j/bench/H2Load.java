@@ -1,0 +1,127 @@
+package io.k4j.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A load generator that costs the server's machine little: nghttp2's {@code h2load} (Debian package
+ * {@code nghttp2-client}), a C HTTP/2 client that sends one pre-built body over multiplexed TLS connections.
+ * Each run reports the requests per second, latency percentiles from h2load's per-request log, and the CPU the
+ * generator itself used. Authenticates with a bearer token (h2load has no client certificates). Thread-safe
+ * (stateless apart from its settings).
+ */
+final class H2Load {
+    private static final Pattern TIMES = Pattern.compile("(\\d+)m([\\d.]+)s\\s+(\\d+)m([\\d.]+)s");
+
+    private final Path executable;
+    private final URI server;
+    private final String token;
+    private final Path work;
+
+    private H2Load(Path executable, URI server, String token, Path work) {
+        this.executable = requireNonNull(executable, "executable is null");
+        this.server = requireNonNull(server, "server is null");
+        this.token = requireNonNull(token, "token is null");
+        this.work = requireNonNull(work, "work is null");
+    }
+
+    /** h2load on the {@code PATH}, if installed. */
+    static Optional<Path> find() {
+        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+        for (String directory : path.split(":")) {
+            Path candidate = Path.of(directory.isEmpty() ? "." : directory, "h2load");
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    static H2Load create(Path executable, URI server, String token, Path work) {
+        return new H2Load(executable, server, token, work);
+    }
+
+    /** Outcome of one run. */
+    record Run(int requests, int succeeded, double perSecond, Latencies latencies, Duration generatorCpu) {
+        Run {
+            requireNonNull(latencies, "latencies is null");
+            requireNonNull(generatorCpu, "generatorCpu is null");
+        }
+    }
+
+    /**
+     * POSTs {@code body} to {@code path} {@code requests} times over {@code connections} connections with up to
+     * {@code streams} requests in flight on each.
+     */
+    Run post(String path, String body, int requests, int connections, int streams) {
+        try {
+            Path bodyFile = Files.writeString(work.resolve("h2load-body.json"), body);
+            Path log = work.resolve("h2load-requests.log");
+            Files.deleteIfExists(log);
+            List<String> command = new ArrayList<>(List.of("bash", "-c",
+                    // `times` prints the CPU used by the shell's children: the generator's own cost.
+                    "\"$0\" \"$@\"; status=$?; times; exit $status", executable.toString(),
+                    "-n", Integer.toString(requests), "-c", Integer.toString(connections), "-m", Integer.toString(streams),
+                    "-H", "Authorization: Bearer " + token, "-H", "Content-Type: application/json", "-H", "Accept: application/json",
+                    "-d", bodyFile.toString(), "--log-file=" + log, server.resolve(path).toString()));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit = process.waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("h2load failed with " + exit + ":\n" + output);
+            }
+            Latencies latencies = new Latencies();
+            int succeeded = 0;
+            try (Stream<String> lines = Files.lines(log)) {
+                for (String line : (Iterable<String>) lines::iterator) {
+                    String[] columns = line.split("\t");
+                    if (columns.length >= 3) {
+                        latencies.record(Long.parseLong(columns[2].trim()) * 1_000);
+                        if (columns[1].trim().startsWith("2")) {
+                            succeeded++;
+                        }
+                    }
+                }
+            }
+            return new Run(requests, succeeded, perSecond(output), latencies, childCpu(output));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static double perSecond(String output) {
+        Matcher matcher = Pattern.compile("finished in [^,]+, ([\\d.]+) req/s").matcher(output);
+        if (!matcher.find()) {
+            throw new IllegalStateException("unexpected h2load output:\n" + output);
+        }
+        return Double.parseDouble(matcher.group(1));
+    }
+
+    /** The children's line of bash's {@code times} (the second line): user and system time. */
+    private static Duration childCpu(String output) {
+        Matcher matcher = TIMES.matcher(output);
+        Duration last = Duration.ZERO;
+        while (matcher.find()) {
+            double seconds = Long.parseLong(matcher.group(1)) * 60 + Double.parseDouble(matcher.group(2))
+                    + Long.parseLong(matcher.group(3)) * 60 + Double.parseDouble(matcher.group(4));
+            last = Duration.ofNanos((long) (seconds * 1e9));
+        }
+        return last;
+    }
+}
