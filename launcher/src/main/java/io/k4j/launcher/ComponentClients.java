@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
 import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.ClusterPki;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,11 @@ final class ComponentClients implements AutoCloseable {
 
     KubernetesClient kubeProxy() {
         return client(pki.kubeProxy());
+    }
+
+    /** The one identity all simulated nodes share, as KWOK uses one client for all its nodes. */
+    KubernetesClient nodeSimulator() {
+        return client(pki.clientCertificate("node-simulator", BootstrapPolicy.NODE_SIMULATOR_USER, List.of()));
     }
 
     KubernetesClient node(String nodeName) {

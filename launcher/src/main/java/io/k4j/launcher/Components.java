@@ -12,6 +12,7 @@ final class Components {
 
     static List<Component> create(ServerConfig config, ComponentClients clients) {
         List<Component> components = new ArrayList<>();
+        components.add(SimulatedNodesComponent.create(config, clients));
         return List.copyOf(components);
     }
 }

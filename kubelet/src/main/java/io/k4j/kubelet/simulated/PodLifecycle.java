@@ -184,9 +184,10 @@ final class PodLifecycle {
         conditions.add(readyCondition(pod, time, "Ready"));
         conditions.add(condition("ContainersReady", "True", null, time));
         conditions.add(scheduledCondition(pod, time));
+        List<PodCondition> current = pod.getStatus() == null ? null : pod.getStatus().getConditions();
         return new PodStatusBuilder()
                 .withPhase(RUNNING)
-                .withConditions(conditions)
+                .withConditions(mergeConditions(current, conditions))
                 .withHostIP(hostIp)
                 .withHostIPs(new HostIP(hostIp))
                 .withPodIP(podIp)
