@@ -183,6 +183,7 @@ class PodLifecycleTest {
         Pod pending = podBuilder("Always", Map.of()).editMetadata().withDeletionTimestamp("2026-01-02T03:05:00Z").endMetadata().build();
         Pod succeeded = new PodBuilder(running(pod("Never", Map.of()), START)).editStatus().withPhase("Succeeded").endStatus()
                 .editMetadata().withDeletionTimestamp("2026-01-02T03:05:00Z").endMetadata().build();
+        allocated.clear();
 
         assertThat(decide(pending, START)).isEqualTo(new PodAction.Delete(Optional.empty()));
         assertThat(decide(succeeded, START)).isEqualTo(new PodAction.Delete(Optional.empty()));
