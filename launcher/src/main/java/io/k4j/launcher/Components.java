@@ -2,6 +2,7 @@ package io.k4j.launcher;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The components {@code k4j server} runs beside its apiserver, in start order: what reconciles objects (controller
@@ -10,8 +11,10 @@ import java.util.List;
 final class Components {
     private Components() {}
 
-    static List<Component> create(ServerConfig config, ComponentClients clients) {
+    static List<Component> create(ServerConfig config, ComponentClients clients, String hostName) {
         List<Component> components = new ArrayList<>();
+        components.add(new ControllerManagerComponent(clients, config.controllers(),
+                Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange()), hostName));
         components.add(SimulatedNodesComponent.create(config, clients));
         return List.copyOf(components);
     }

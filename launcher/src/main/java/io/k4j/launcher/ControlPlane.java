@@ -181,7 +181,7 @@ final class ControlPlane implements AutoCloseable {
         LOG.info("k4j server ready in {} ms; kubeconfig: {}", elapsedMillis(startedNanos), dataDirectory.adminKubeconfig());
 
         ComponentClients componentClients = new ComponentClients("https://127.0.0.1:" + apiServer.port(), pki);
-        List<Component> components = Components.create(config, componentClients);
+        List<Component> components = Components.create(config, componentClients, hostName);
         ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges, componentClients, components);
         for (Component component : components) {
             component.start();

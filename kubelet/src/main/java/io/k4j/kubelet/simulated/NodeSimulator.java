@@ -60,6 +60,7 @@ public final class NodeSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration POD_RETRY_DELAY = Duration.ofSeconds(1);
+    private static final Duration CACHE_SYNC_POLL = Duration.ofMillis(50);
     private static final PatchContext MERGE_PATCH = PatchContext.of(PatchType.JSON_MERGE);
     private static final PatchContext STRATEGIC_MERGE_PATCH = PatchContext.of(PatchType.STRATEGIC_MERGE);
 
@@ -147,7 +148,7 @@ public final class NodeSimulator implements AutoCloseable {
                 forgetNode(node.getMetadata().getName());
             }
         });
-        nodeInformer.start().toCompletableFuture().get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        awaitListed(nodeInformer, "nodes");
         nodesSynced = true;
         registerInitialNodes();
 
@@ -170,9 +171,29 @@ public final class NodeSimulator implements AutoCloseable {
                 forgetPod(pod);
             }
         });
-        podInformer.start().toCompletableFuture().get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        awaitListed(podInformer, "pods");
         podsSynced = true;
         LOG.info("node simulator runs {} nodes", nodes.size());
+    }
+
+    /**
+     * Starts an informer and waits until its first list is in the cache (client-go's {@code WaitForCacheSync} polls
+     * the same way); the watch that follows may take longer to open and loses nothing meanwhile, as it starts at the
+     * list's resourceVersion.
+     */
+    private static void awaitListed(SharedIndexInformer<?> informer, String what) throws InterruptedException, TimeoutException {
+        informer.start().whenComplete((ignored, error) -> {
+            if (error != null) {
+                LOG.warn("the node simulator's {} informer failed to start: {}", what, error.getMessage());
+            }
+        });
+        long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
+        while (!informer.hasSynced()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("the node simulator's " + what + " informer did not list within " + SYNC_TIMEOUT);
+            }
+            Thread.sleep(CACHE_SYNC_POLL.toMillis());
+        }
     }
 
     private void registerInitialNodes() throws InterruptedException, ExecutionException {

@@ -1,0 +1,171 @@
+package io.k4j.controllerkit.events;
+
+import static java.util.Objects.requireNonNull;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes core/v1 Events through the API from one background thread, so recording never slows a control loop. An
+ * event identical to a recent one (same object, type, reason, message and source) bumps that Event's {@code count}
+ * and {@code lastTimestamp} instead of creating another, as upstream's event correlator does; what does not fit the
+ * bounded queue is dropped with a debug line (events are best effort). Thread-safe.
+ */
+public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("events");
+    private static final int QUEUE_CAPACITY = 10_000;
+    private static final int REMEMBERED_EVENTS = 4096;
+    /** Upstream aggregates repeats seen within this window into one Event. */
+    private static final Duration AGGREGATION_WINDOW = Duration.ofMinutes(10);
+
+    private final KubernetesClient client;
+    private final String component;
+    private final String host;
+    private final InstantSource clock;
+    private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+    private final Map<EventKey, Recorded> recent = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<EventKey, Recorded> eldest) {
+            return size() > REMEMBERED_EVENTS;
+        }
+    };
+    private final Thread writer;
+    private volatile boolean closed;
+    private long lastNameNanos;
+
+    /**
+     * @param component the source component, e.g. {@code replicaset-controller} or {@code default-scheduler}
+     * @param host the source host, empty for control-plane components as upstream leaves it
+     */
+    public ApiEventRecorder(KubernetesClient client, String component, String host, InstantSource clock) {
+        this.client = requireNonNull(client, "client is null");
+        this.component = requireNonNull(component, "component is null");
+        this.host = requireNonNull(host, "host is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.writer = Thread.ofPlatform().daemon().name("events-" + component).start(this::writeLoop);
+    }
+
+    @Override
+    public void event(HasMetadata object, String type, String reason, String message) {
+        requireNonNull(object, "object is null");
+        if (closed) {
+            return;
+        }
+        if (!queue.offer(new Pending(reference(object), type, reason, message, clock.instant()))) {
+            LOG.debug("{}: event queue full, dropping {} {} for {}", component, type, reason, object.getMetadata().getName());
+        }
+    }
+
+    private static ObjectReference reference(HasMetadata object) {
+        return new ObjectReferenceBuilder()
+                .withApiVersion(object.getApiVersion())
+                .withKind(object.getKind())
+                .withNamespace(object.getMetadata().getNamespace())
+                .withName(object.getMetadata().getName())
+                .withUid(object.getMetadata().getUid())
+                .withResourceVersion(object.getMetadata().getResourceVersion())
+                .build();
+    }
+
+    private void writeLoop() {
+        while (!closed) {
+            Pending pending;
+            try {
+                pending = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                write(pending);
+            } catch (KubernetesClientException e) {
+                LOG.debug("{}: could not write event {} for {}/{}: {}", component, pending.reason(),
+                        pending.involved().getNamespace(), pending.involved().getName(), e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("{}: could not write event {}: {}", component, pending.reason(), e.toString());
+            }
+        }
+    }
+
+    private void write(Pending pending) {
+        ObjectReference involved = pending.involved();
+        // Events about cluster-scoped objects (nodes, persistent volumes) live in "default", as upstream puts them.
+        String namespace = involved.getNamespace() == null || involved.getNamespace().isEmpty() ? "default" : involved.getNamespace();
+        EventKey key = new EventKey(namespace, involved.getKind(), involved.getName(), involved.getUid(), pending.type(), pending.reason(), pending.message());
+        Recorded previous = recent.get(key);
+        String timestamp = DateTimeFormatter.ISO_INSTANT.format(pending.at().truncatedTo(ChronoUnit.SECONDS));
+        if (previous != null && Duration.between(previous.lastSeen(), pending.at()).compareTo(AGGREGATION_WINDOW) < 0) {
+            int count = previous.count() + 1;
+            try {
+                client.v1().events().inNamespace(namespace).withName(previous.name()).edit(event -> {
+                    event.setCount(count);
+                    event.setLastTimestamp(timestamp);
+                    return event;
+                });
+                recent.put(key, new Recorded(previous.name(), count, pending.at()));
+                return;
+            } catch (KubernetesClientException e) {
+                // The event expired or was deleted: record a fresh one below.
+                recent.remove(key);
+            }
+        }
+        String name = involved.getName() + "." + Long.toHexString(uniqueNanos(pending.at()));
+        Event event = new EventBuilder()
+                .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withInvolvedObject(involved)
+                .withType(pending.type())
+                .withReason(pending.reason())
+                .withMessage(pending.message())
+                .withNewSource().withComponent(component).withHost(host.isEmpty() ? null : host).endSource()
+                .withFirstTimestamp(timestamp)
+                .withLastTimestamp(timestamp)
+                .withCount(1)
+                .withReportingComponent(component)
+                .withReportingInstance(host.isEmpty() ? component : component + "-" + host)
+                .build();
+        client.v1().events().inNamespace(namespace).resource(event).create();
+        recent.put(key, new Recorded(name, 1, pending.at()));
+    }
+
+    /** Upstream names events {@code <object>.<hex unix nanos>}; two events in the same nanosecond still differ. */
+    private long uniqueNanos(Instant at) {
+        long nanos = at.getEpochSecond() * 1_000_000_000L + at.getNano();
+        lastNameNanos = Math.max(lastNameNanos + 1, nanos);
+        return lastNameNanos;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        writer.interrupt();
+    }
+
+    private record Pending(ObjectReference involved, String type, String reason, String message, Instant at) {
+        Pending {
+            requireNonNull(involved, "involved is null");
+            requireNonNull(type, "type is null");
+            requireNonNull(reason, "reason is null");
+            requireNonNull(message, "message is null");
+            requireNonNull(at, "at is null");
+        }
+    }
+
+    private record EventKey(String namespace, String kind, String name, String uid, String type, String reason, String message) {}
+
+    private record Recorded(String name, int count, Instant lastSeen) {}
+}

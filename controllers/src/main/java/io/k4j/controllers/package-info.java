@@ -1,2 +1,0 @@
-/** See the module's pom description; docs/architecture.md places it in the house. */
-package io.k4j.controllers;
