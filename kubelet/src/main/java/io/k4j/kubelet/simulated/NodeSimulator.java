@@ -150,6 +150,16 @@ public final class NodeSimulator implements AutoCloseable {
         });
         awaitListed(nodeInformer, "nodes");
         nodesSynced = true;
+        // One list instead of a read per node before its first renewal (after a restart most Leases exist).
+        try {
+            for (Lease lease : client.leases().inNamespace(NodeHeartbeat.LEASE_NAMESPACE).list().getItems()) {
+                if (nodes.containsKey(lease.getMetadata().getName())) {
+                    leases.putIfAbsent(lease.getMetadata().getName(), lease);
+                }
+            }
+        } catch (KubernetesClientException e) {
+            LOG.warn("listing node Leases failed; each node reads its own before its first renewal: {}", e.getMessage());
+        }
         registerInitialNodes();
 
         podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "").runnableInformer(0);
@@ -173,7 +183,7 @@ public final class NodeSimulator implements AutoCloseable {
         });
         awaitListed(podInformer, "pods");
         podsSynced = true;
-        LOG.info("node simulator runs {} nodes", nodes.size());
+        LOG.info("node simulator started: {} initial nodes requested, {} simulated nodes known so far", initialNodes, nodes.size());
     }
 
     /**
@@ -209,7 +219,7 @@ public final class NodeSimulator implements AutoCloseable {
                 withWritePermit(() -> {
                     try {
                         client.nodes().resource(node).create();
-                        LOG.info("registered simulated node {}", name);
+                        LOG.debug("registered simulated node {}", name);
                     } catch (KubernetesClientException e) {
                         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                             throw e;
@@ -221,6 +231,9 @@ public final class NodeSimulator implements AutoCloseable {
         }
         for (Future<?> registration : registrations) {
             registration.get();
+        }
+        if (!registrations.isEmpty()) {
+            LOG.info("registered {} simulated nodes", registrations.size());
         }
     }
 
@@ -246,7 +259,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         if (previous == null || previous.stopped()) {
             if (previous == null) {
-                LOG.info("running simulated node {}", name);
+                LOG.debug("running simulated node {}", name);
             } else {
                 LOG.info("simulated node {} runs again", name);
             }

@@ -246,7 +246,7 @@ public final class BootstrapPolicy {
                 rule("watch").groups(CORE).resources("configmaps"),
                 rule("get", "update").groups(CORE).resources("configmaps").names("kube-scheduler")));
         roles.add(role("kube-node-lease", NODE_SIMULATOR_ROLE,
-                rule("create", "get", "patch", "update").groups(COORDINATION).resources("leases")));
+                rule("create", "get", "list", "patch", "update").groups(COORDINATION).resources("leases")));
         return roles;
     }
 

@@ -80,6 +80,7 @@ class BootstrapPolicyTest {
         assertThat(allowed(simulator, "patch", "", "pods", "status", "default", "web")).isTrue();
         assertThat(allowed(simulator, "delete", "", "pods", "", "default", "web")).isTrue();
         assertThat(allowed(simulator, "update", "coordination.k8s.io", "leases", "", "kube-node-lease", "k4j-sim-0")).isTrue();
+        assertThat(allowed(simulator, "list", "coordination.k8s.io", "leases", "", "kube-node-lease", "")).isTrue();
         assertThat(allowed(simulator, "update", "coordination.k8s.io", "leases", "", "kube-system", "kube-scheduler")).isFalse();
         assertThat(allowed(simulator, "delete", "", "nodes", "", "", "k4j-sim-0")).isFalse();
         assertThat(allowed(simulator, "create", "", "pods", "", "default", "")).isFalse();
