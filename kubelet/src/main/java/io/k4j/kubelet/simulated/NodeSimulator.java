@@ -369,8 +369,8 @@ public final class NodeSimulator implements AutoCloseable {
 
     private void renewLease(SimulatedNode node) {
         Instant now = clock.instant();
-        Lease known = leases.get(node.name());
         NonNamespaceOperation<Lease, LeaseList, Resource<Lease>> leaseClient = client.leases().inNamespace(NodeHeartbeat.LEASE_NAMESPACE);
+        Lease known = leases.get(node.name());
         if (known != null) {
             try {
                 leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(known, node.name(), now)).update());
@@ -379,23 +379,22 @@ public final class NodeSimulator implements AutoCloseable {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT && e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
                     throw e;
                 }
-                // Someone else wrote it (or deleted it): start again from what the server holds.
+                // Someone else wrote it (or deleted it): go on from what the server holds.
+                leases.remove(node.name(), known);
+            }
+        }
+        // Leases that exist were listed at start, so a node without one most likely has none: create first.
+        try {
+            leases.put(node.name(), leaseClient.resource(NodeLeases.newLease(node.name(), node.uid() == null ? "" : node.uid(), now)).create());
+            return;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                throw e;
             }
         }
         Lease current = leaseClient.withName(node.name()).get();
         if (current == null) {
-            try {
-                leases.put(node.name(), leaseClient.resource(NodeLeases.newLease(node.name(), node.uid() == null ? "" : node.uid(), now)).create());
-                return;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-                    throw e;
-                }
-                current = leaseClient.withName(node.name()).get();
-                if (current == null) {
-                    throw e;
-                }
-            }
+            throw new KubernetesClientException("the Lease of " + node.name() + " exists and is gone again", HttpURLConnection.HTTP_CONFLICT, null);
         }
         leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(current, node.name(), now)).update());
     }
@@ -453,6 +452,14 @@ public final class NodeSimulator implements AutoCloseable {
             // After a restart of the simulator: the running pod keeps its address and nobody else gets it.
             podIps.reserve(nodeName, node.podCidr(), pod.getMetadata().getUid(), pod.getStatus().getPodIP());
         }
+        // Most events (a controller touching a running pod, a relist) need nothing: decide here, on the informer's
+        // thread, and hand only pods with work to the writers. The address given to the pure decision is a
+        // placeholder; a pod that starts gets its real one on the writer.
+        if (lifecycle.decide(pod, node.internalIp(), ignored -> "", clock.instant()) instanceof PodAction.Nothing) {
+            pendingPods.remove(key);
+            cancelLook(key);
+            return;
+        }
         pendingPods.put(key, pod);
         dispatch(key);
     }
@@ -461,10 +468,7 @@ public final class NodeSimulator implements AutoCloseable {
         String key = SkeletonPodStore.key(pod);
         pendingPods.remove(key);
         writtenVersions.remove(key);
-        ScheduledFuture<?> timer = podTimers.remove(key);
-        if (timer != null) {
-            timer.cancel(false);
-        }
+        cancelLook(key);
         if (pod.getSpec() != null && pod.getSpec().getNodeName() != null) {
             podIps.release(pod.getSpec().getNodeName(), pod.getMetadata().getUid());
         }
@@ -527,6 +531,9 @@ public final class NodeSimulator implements AutoCloseable {
                         writePodStatus(pod, delete.finalStatus().get());
                     }
                     deletePod(pod);
+                    // Events still on their way (our final status among them) must not delete it a second time; the
+                    // informer's delete event clears this.
+                    writtenVersions.put(key, Long.MAX_VALUE);
                     LOG.debug("pod {} on {}: deleted", key, node.name());
                     podIps.release(node.name(), pod.getMetadata().getUid());
                     pendingPods.remove(key, pod);
@@ -573,6 +580,13 @@ public final class NodeSimulator implements AutoCloseable {
         }, wait.toMillis(), TimeUnit.MILLISECONDS));
         if (previous != null) {
             previous.cancel(false);
+        }
+    }
+
+    private void cancelLook(String key) {
+        ScheduledFuture<?> timer = podTimers.remove(key);
+        if (timer != null) {
+            timer.cancel(false);
         }
     }
 
