@@ -64,6 +64,7 @@ final class ServerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerConfig config = toConfig();
         Logging.configure(config.verbosity());
+        SimulatedNodesComponent.nodeConfig(config); // a bad --simulated-node-config stops here, before anything starts
         try (ControlPlane controlPlane = ControlPlane.start(config)) {
             controlPlane.awaitTermination();
         }

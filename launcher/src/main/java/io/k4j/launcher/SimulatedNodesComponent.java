@@ -18,13 +18,22 @@ final class SimulatedNodesComponent implements Component {
         this.simulator = requireNonNull(simulator, "simulator is null");
     }
 
-    /** The component, reading {@code --simulated-node-config} now so that a bad file stops the start with its field. */
+    /** The component with the simulator's own client. */
     static Component create(ServerConfig config, ComponentClients clients) {
-        SimulatedNodeConfig nodeConfig = config.simulatedNodeConfig()
+        NodeSimulator simulator = new NodeSimulator(clients.nodeSimulator(), nodeConfig(config), config.clusterCidr(), config.simulatedNodes(),
+                InstantSource.system());
+        return new SimulatedNodesComponent(simulator);
+    }
+
+    /**
+     * The simulated nodes' configuration: {@code --simulated-node-config} over the defaults.
+     *
+     * @throws IllegalArgumentException naming the file and the field when the file is invalid
+     */
+    static SimulatedNodeConfig nodeConfig(ServerConfig config) {
+        return config.simulatedNodeConfig()
                 .map(file -> SimulatedNodeConfig.load(file, Versions.KUBERNETES_VERSION))
                 .orElseGet(() -> SimulatedNodeConfig.defaults(Versions.KUBERNETES_VERSION));
-        NodeSimulator simulator = new NodeSimulator(clients.nodeSimulator(), nodeConfig, config.clusterCidr(), config.simulatedNodes(), InstantSource.system());
-        return new SimulatedNodesComponent(simulator);
     }
 
     @Override
