@@ -427,7 +427,7 @@ public final class NodeSimulator implements AutoCloseable {
             patch.put("daemonEndpoints", Map.of("kubeletEndpoint", Map.of("Port", SimulatedNodeTemplate.KUBELET_PORT)));
         }
         String json = client.getKubernetesSerialization().asJson(Map.of("status", patch));
-        client.nodes().withName(node.name()).subresource("status").patch(STRATEGIC_MERGE_PATCH, json);
+        client.nodes().resource(current).subresource("status").patch(STRATEGIC_MERGE_PATCH, json);
         LOG.debug("wrote the status of simulated node {}", node.name());
     }
 
@@ -530,10 +530,10 @@ public final class NodeSimulator implements AutoCloseable {
                     if (delete.finalStatus().isPresent()) {
                         writePodStatus(pod, delete.finalStatus().get());
                     }
-                    deletePod(pod);
                     // Events still on their way (our final status among them) must not delete it a second time; the
-                    // informer's delete event clears this.
+                    // informer's delete event clears this. A failed delete is retried from the pending pod.
                     writtenVersions.put(key, Long.MAX_VALUE);
+                    deletePod(pod);
                     LOG.debug("pod {} on {}: deleted", key, node.name());
                     podIps.release(node.name(), pod.getMetadata().getUid());
                     pendingPods.remove(key, pod);
@@ -546,6 +546,8 @@ public final class NodeSimulator implements AutoCloseable {
                 return;
             }
             LOG.debug("pod {} on {}: write failed, retrying: {}", key, node.name(), e.getMessage());
+            // A delete that failed must not keep newer events of the pod out (its final status may have landed).
+            writtenVersions.remove(key, Long.MAX_VALUE);
             scheduleLook(key, POD_RETRY_DELAY);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -558,7 +560,8 @@ public final class NodeSimulator implements AutoCloseable {
         Map<String, Object> metadata = Map.of("uid", pod.getMetadata().getUid(), "resourceVersion", pod.getMetadata().getResourceVersion());
         String json = client.getKubernetesSerialization().asJson(Map.of("metadata", metadata, "status", status));
         Pod[] updated = new Pod[1];
-        withWritePermit(() -> updated[0] = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+        // resource(pod), not withName(name): fabric8 would read the pod from the server first to learn what to patch.
+        withWritePermit(() -> updated[0] = client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod)
                 .subresource("status").patch(MERGE_PATCH, json));
         return updated[0];
     }
