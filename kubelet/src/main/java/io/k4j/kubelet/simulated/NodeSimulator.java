@@ -527,12 +527,13 @@ public final class NodeSimulator implements AutoCloseable {
                     }
                 }
                 case PodAction.Delete delete -> {
+                    // Events still on their way (our final status among them, which the watch may bring before the
+                    // patch's response) must not delete the pod a second time; the informer's delete event clears
+                    // this, and so does a failed write.
+                    writtenVersions.put(key, Long.MAX_VALUE);
                     if (delete.finalStatus().isPresent()) {
                         writePodStatus(pod, delete.finalStatus().get());
                     }
-                    // Events still on their way (our final status among them) must not delete it a second time; the
-                    // informer's delete event clears this. A failed delete is retried from the pending pod.
-                    writtenVersions.put(key, Long.MAX_VALUE);
                     deletePod(pod);
                     LOG.debug("pod {} on {}: deleted", key, node.name());
                     podIps.release(node.name(), pod.getMetadata().getUid());
@@ -540,14 +541,13 @@ public final class NodeSimulator implements AutoCloseable {
                 }
             }
         } catch (KubernetesClientException e) {
+            writtenVersions.remove(key, Long.MAX_VALUE);
             if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND || e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
                 // Gone, or changed since we looked: the informer brings the newer state (or the deletion).
                 pendingPods.remove(key, pod);
                 return;
             }
             LOG.debug("pod {} on {}: write failed, retrying: {}", key, node.name(), e.getMessage());
-            // A delete that failed must not keep newer events of the pod out (its final status may have landed).
-            writtenVersions.remove(key, Long.MAX_VALUE);
             scheduleLook(key, POD_RETRY_DELAY);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
