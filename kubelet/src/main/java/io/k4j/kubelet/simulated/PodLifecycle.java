@@ -74,9 +74,13 @@ final class PodLifecycle {
         if (!RUNNING.equals(phase)) {
             return new PodAction.UpdateStatus(running(pod, hostIp, podIps.apply(pod), now), "started");
         }
+        Optional<PodStatus> readiness = readinessRestored(pod, now);
+        if (readiness.isPresent()) {
+            return new PodAction.UpdateStatus(readiness.get(), "readiness restored");
+        }
         Optional<Duration> runDuration = runDuration(pod);
         if (runDuration.isEmpty()) {
-            return readinessChanged(pod, now);
+            return new PodAction.Nothing();
         }
         int exitCode = exitCode(pod);
         String restartPolicy = restartPolicy(pod);
@@ -253,21 +257,26 @@ final class PodLifecycle {
         return containerStatus(pod, container, state, false, false, restarts, previous.map(ContainerStatus::getLastState).orElse(null));
     }
 
-    /** A running pod whose readiness gates changed gets its Ready condition written again. */
-    private static PodAction readinessChanged(Pod pod, Instant now) {
-        List<PodReadinessGate> gates = pod.getSpec().getReadinessGates();
-        if (gates == null || gates.isEmpty()) {
-            return new PodAction.Nothing();
+    /**
+     * A running pod whose Ready or ContainersReady condition is not what its containers and readiness gates say gets
+     * them written again, as the kubelet's status manager reconciles: after its node was NotReady (the node lifecycle
+     * controller marks the pods not ready) or when a readiness gate's condition changed.
+     */
+    private static Optional<PodStatus> readinessRestored(Pod pod, Instant now) {
+        String time = Timestamps.format(now);
+        List<PodCondition> current = pod.getStatus().getConditions();
+        List<PodCondition> replacements = new ArrayList<>();
+        PodCondition ready = readyCondition(pod, time, "Ready");
+        if (!findCondition(current, "Ready").map(PodCondition::getStatus).orElse("").equals(ready.getStatus())) {
+            replacements.add(ready);
         }
-        PodCondition wanted = readyCondition(pod, Timestamps.format(now), "Ready");
-        Optional<PodCondition> current = findCondition(pod.getStatus().getConditions(), "Ready");
-        if (current.isPresent() && wanted.getStatus().equals(current.get().getStatus())) {
-            return new PodAction.Nothing();
+        if (!"True".equals(findCondition(current, "ContainersReady").map(PodCondition::getStatus).orElse(""))) {
+            replacements.add(condition("ContainersReady", "True", null, time));
         }
-        PodStatus status = new PodStatusBuilder(pod.getStatus())
-                .withConditions(mergeConditions(pod.getStatus().getConditions(), List.of(wanted)))
-                .build();
-        return new PodAction.UpdateStatus(status, "readiness gates changed");
+        if (replacements.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodStatusBuilder(pod.getStatus()).withConditions(mergeConditions(current, replacements)).build());
     }
 
     /** Ready is True once the containers are, unless a readiness gate's condition is not True (upstream's rule). */

@@ -214,6 +214,26 @@ class PodLifecycleTest {
     }
 
     @Test
+    void readinessTakenAwayWhileTheNodeWasNotReadyIsRestored() {
+        Pod running = running(pod("Always", Map.of()), START);
+        Pod markedNotReady = new PodBuilder(running).editStatus()
+                .withConditions(running.getStatus().getConditions().stream()
+                        .map(condition -> condition.getType().equals("Ready")
+                                ? new PodConditionBuilder(condition).withStatus("False").withReason("NodeNotReady").build()
+                                : condition)
+                        .toList())
+                .endStatus().build();
+
+        PodStatus restored = statusOf(decide(markedNotReady, START.plusSeconds(60)));
+
+        assertThat(conditionStatuses(restored)).containsEntry("Ready", "True").containsEntry("ContainersReady", "True")
+                .containsEntry("PodScheduled", "True").containsEntry("Initialized", "True");
+        assertThat(restored.getConditions()).filteredOn(condition -> condition.getType().equals("Ready"))
+                .singleElement().satisfies(condition -> assertThat(condition.getLastTransitionTime()).isEqualTo("2026-01-02T03:05:05Z"));
+        assertThat(restored.getContainerStatuses()).isEqualTo(running.getStatus().getContainerStatuses());
+    }
+
+    @Test
     void imageIdsLookLikeRegistryDigests() {
         assertThat(PodLifecycle.imageId("nginx")).startsWith("docker.io/library/nginx@sha256:").hasSize("docker.io/library/nginx@sha256:".length() + 64);
         assertThat(PodLifecycle.imageId("bitnami/redis:7")).startsWith("docker.io/bitnami/redis@sha256:");
