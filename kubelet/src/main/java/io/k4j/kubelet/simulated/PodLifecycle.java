@@ -72,7 +72,9 @@ final class PodLifecycle {
             return new PodAction.Nothing();
         }
         if (!RUNNING.equals(phase)) {
-            return new PodAction.UpdateStatus(running(pod, hostIp, podIps.apply(pod), now), "started");
+            // A pod in the host's network namespace has the host's address, as on a real node.
+            String podIp = Boolean.TRUE.equals(pod.getSpec().getHostNetwork()) ? hostIp : podIps.apply(pod);
+            return new PodAction.UpdateStatus(running(pod, hostIp, podIp, now), "started");
         }
         Optional<PodStatus> readiness = readinessRestored(pod, now);
         if (readiness.isPresent()) {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +59,16 @@ class PodLifecycleTest {
         ContainerStatus init = status.getInitContainerStatuses().get(0);
         assertThat(init.getState().getTerminated().getReason()).isEqualTo("Completed");
         assertThat(init.getState().getTerminated().getExitCode()).isZero();
+    }
+
+    @Test
+    void aHostNetworkPodHasTheNodesAddress() {
+        Pod pod = podBuilder("Always", Map.of()).editSpec().withHostNetwork(true).endSpec().build();
+
+        PodStatus status = statusOf(decide(pod, START));
+
+        assertThat(status.getPodIP()).isEqualTo(HOST_IP);
+        assertThat(allocated).isEmpty();
     }
 
     @Test
@@ -252,7 +263,7 @@ class PodLifecycleTest {
     }
 
     private static Map<String, String> conditionStatuses(PodStatus status) {
-        Map<String, String> statuses = new java.util.LinkedHashMap<>();
+        Map<String, String> statuses = new LinkedHashMap<>();
         status.getConditions().forEach(condition -> statuses.put(condition.getType(), condition.getStatus()));
         return statuses;
     }
