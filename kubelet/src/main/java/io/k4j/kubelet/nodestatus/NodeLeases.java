@@ -46,11 +46,23 @@ public final class NodeLeases {
 
     /**
      * The Lease renewed at {@code now}, keeping its metadata (and so its resourceVersion for the optimistic update);
-     * holder and duration are set again in case someone changed them.
+     * holder and duration are set again in case someone changed them, and the owner reference points at the node's
+     * current uid (a node deleted and registered again must not leave its Lease to the garbage collector).
+     *
+     * @param nodeUid the Node's uid; empty keeps the owner references as they are
      */
-    public static Lease renewed(Lease lease, String nodeName, Instant now) {
+    public static Lease renewed(Lease lease, String nodeName, String nodeUid, Instant now) {
         requireNonNull(lease, "lease is null");
-        return new LeaseBuilder(lease)
+        requireNonNull(nodeUid, "nodeUid is null");
+        LeaseBuilder builder = new LeaseBuilder(lease);
+        boolean ownedByThisNode = lease.getMetadata().getOwnerReferences() != null
+                && lease.getMetadata().getOwnerReferences().stream().anyMatch(owner -> nodeUid.equals(owner.getUid()));
+        if (!nodeUid.isEmpty() && !ownedByThisNode) {
+            builder.editMetadata().withOwnerReferences(new OwnerReferenceBuilder()
+                    .withApiVersion("v1").withKind("Node").withName(nodeName).withUid(nodeUid)
+                    .build()).endMetadata();
+        }
+        return builder
                 .editOrNewSpec()
                 .withHolderIdentity(nodeName)
                 .withLeaseDurationSeconds(NodeHeartbeat.LEASE_DURATION_SECONDS)

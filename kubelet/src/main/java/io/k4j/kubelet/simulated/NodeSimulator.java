@@ -370,10 +370,11 @@ public final class NodeSimulator implements AutoCloseable {
     private void renewLease(SimulatedNode node) {
         Instant now = clock.instant();
         NonNamespaceOperation<Lease, LeaseList, Resource<Lease>> leaseClient = client.leases().inNamespace(NodeHeartbeat.LEASE_NAMESPACE);
+        String nodeUid = node.uid() == null ? "" : node.uid();
         Lease known = leases.get(node.name());
         if (known != null) {
             try {
-                leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(known, node.name(), now)).update());
+                leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(known, node.name(), nodeUid, now)).update());
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT && e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
@@ -385,7 +386,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         // Leases that exist were listed at start, so a node without one most likely has none: create first.
         try {
-            leases.put(node.name(), leaseClient.resource(NodeLeases.newLease(node.name(), node.uid() == null ? "" : node.uid(), now)).create());
+            leases.put(node.name(), leaseClient.resource(NodeLeases.newLease(node.name(), nodeUid, now)).create());
             return;
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
@@ -396,7 +397,7 @@ public final class NodeSimulator implements AutoCloseable {
         if (current == null) {
             throw new KubernetesClientException("the Lease of " + node.name() + " exists and is gone again", HttpURLConnection.HTTP_CONFLICT, null);
         }
-        leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(current, node.name(), now)).update());
+        leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(current, node.name(), nodeUid, now)).update());
     }
 
     private boolean statusReportDue(Node node) {

@@ -77,9 +77,14 @@ class NodeConditionsTest {
         assertThat(lease.getSpec().getRenewTime().toInstant()).isEqualTo(T0.plusNanos(1_234_000));
 
         lease.getMetadata().setResourceVersion("42");
-        Lease renewed = NodeLeases.renewed(lease, "node-a", T0.plusSeconds(10));
+        Lease renewed = NodeLeases.renewed(lease, "node-a", "uid-a", T0.plusSeconds(10));
         assertThat(renewed.getMetadata().getResourceVersion()).isEqualTo("42");
         assertThat(renewed.getSpec().getRenewTime().toInstant()).isEqualTo(T0.plusSeconds(10));
+        assertThat(renewed.getMetadata().getOwnerReferences()).isEqualTo(lease.getMetadata().getOwnerReferences());
+
+        Lease reRegistered = NodeLeases.renewed(lease, "node-a", "uid-b", T0.plusSeconds(20));
+        assertThat(reRegistered.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getUid()).isEqualTo("uid-b"));
         assertThat(NodeLeases.newLease("node-b", "", T0).getMetadata().getOwnerReferences()).isEmpty();
     }
 }
