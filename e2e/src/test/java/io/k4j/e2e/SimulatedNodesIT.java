@@ -169,8 +169,9 @@ class SimulatedNodesIT {
         // Without heartbeats the node lifecycle controller gives up on the node after its grace period.
         await("the stopped node turns NotReady").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofSeconds(2))
                 .until(() -> !ready(client.nodes().withName("added-later").get()));
-        assertThat(client.nodes().withName("added-later").get().getSpec().getTaints())
-                .anyMatch(taint -> taint.getKey().equals("node.kubernetes.io/unreachable"));
+        // The controller taints the node in a pass of its own, after the condition.
+        await("the stopped node is tainted unreachable").atMost(TIMEOUT).until(() -> client.nodes().withName("added-later").get().getSpec().getTaints()
+                .stream().anyMatch(taint -> taint.getKey().equals("node.kubernetes.io/unreachable")));
 
         client.nodes().withName("added-later").edit(edited -> new NodeBuilder(edited).editMetadata()
                 .removeFromAnnotations("k4j.io/simulated-stopped").endMetadata().build());
