@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.CertificateAuthority;
@@ -15,6 +16,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * Builds the API clients of in-process components, each authenticated by its own client certificate from the cluster
@@ -49,6 +51,16 @@ final class ComponentClients implements AutoCloseable {
     }
 
     /**
+     * The one identity all simulated nodes share, as KWOK uses one client for all its nodes. Its requests are not
+     * retried by the client: the simulator retries on its own schedule (the kubelet's lease backoff, pod retries), and
+     * without client retries fabric8's WebSocket watch falls back to an HTTP watch at once instead of after some 20 s
+     * of retried 503s (the apiserver does not serve WebSocket watches yet), so node and pod events are not held back.
+     */
+    KubernetesClient nodeSimulator() {
+        return client(pki.clientCertificate("node-simulator", BootstrapPolicy.NODE_SIMULATOR_USER, List.of()), OptionalInt.of(0));
+    }
+
+    /**
      * A client that acts as the service account {@code kube-system/<name>} of one controller, as upstream's
      * {@code --use-service-account-credentials}: its certificate names the service account's user and groups, so RBAC
      * applies the {@code system:controller:<name>} role. It reuses the controller manager's key (only signing, no key
@@ -67,8 +79,14 @@ final class ComponentClients implements AutoCloseable {
     }
 
     /** A client with any identity the PKI holds. */
-    synchronized KubernetesClient client(CertificateAndKey identity) {
-        Config config = new ConfigBuilder(Config.empty())
+    KubernetesClient client(CertificateAndKey identity) {
+        return client(identity, OptionalInt.empty());
+    }
+
+    private synchronized KubernetesClient client(CertificateAndKey identity, OptionalInt requestRetries) {
+        ConfigBuilder builder = new ConfigBuilder(Config.empty());
+        requestRetries.ifPresent(builder::withRequestRetryBackoffLimit);
+        Config config = builder
                 .withMasterUrl(serverUrl)
                 .withCaCertData(base64(pki.caCertificatePem()))
                 .withClientCertData(base64(identity.certificatePem()))

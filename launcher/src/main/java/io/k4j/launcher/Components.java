@@ -17,6 +17,7 @@ final class Components {
                 Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange(),
                         "root-ca-pem", clients.caCertificatePem()), hostName));
         components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
+        components.add(SimulatedNodesComponent.create(config, clients));
         return List.copyOf(components);
     }
 }

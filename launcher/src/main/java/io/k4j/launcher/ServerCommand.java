@@ -53,6 +53,10 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--simulated-nodes", defaultValue = "0", description = "How many simulated (KWOK-like) nodes to run in this process (default ${DEFAULT-VALUE}).")
     int simulatedNodes;
 
+    @Option(names = "--simulated-node-config",
+            description = "A YAML file with the simulated nodes' capacity, labels, taints, zones and pod run time (see docs/simulated-nodes.md).")
+    Path simulatedNodeConfig;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -60,6 +64,7 @@ final class ServerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerConfig config = toConfig();
         Logging.configure(config.verbosity());
+        SimulatedNodesComponent.nodeConfig(config); // a bad --simulated-node-config stops here, before anything starts
         try (ControlPlane controlPlane = ControlPlane.start(config)) {
             controlPlane.awaitTermination();
         }
@@ -83,6 +88,7 @@ final class ServerCommand implements Callable<Integer> {
                 controllers,
                 Optional.ofNullable(schedulerConfig),
                 simulatedNodes,
+                Optional.ofNullable(simulatedNodeConfig),
                 verbosity);
     }
 }

@@ -24,7 +24,8 @@ import java.util.Optional;
  * @param clusterCidr the pod CIDR that node IPAM cuts each node's podCIDR from
  * @param controllers which controllers run, upstream's {@code --controllers} syntax ({@code *}, {@code foo}, {@code -foo})
  * @param schedulerConfig a {@code KubeSchedulerConfiguration} file, if any
- * @param simulatedNodes how many simulated (KWOK-like) nodes this server hosts
+ * @param simulatedNodes how many simulated (KWOK-like) nodes this server registers at start
+ * @param simulatedNodeConfig a YAML file with the simulated nodes' capacity, labels, taints and pod timing, if any
  * @param verbosity upstream-style {@code -v} level
  */
 public record ServerConfig(
@@ -41,6 +42,7 @@ public record ServerConfig(
         List<String> controllers,
         Optional<Path> schedulerConfig,
         int simulatedNodes,
+        Optional<Path> simulatedNodeConfig,
         int verbosity) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
@@ -60,5 +62,6 @@ public record ServerConfig(
         if (simulatedNodes < 0) {
             throw new IllegalArgumentException("simulatedNodes must not be negative: " + simulatedNodes);
         }
+        requireNonNull(simulatedNodeConfig, "simulatedNodeConfig is null");
     }
 }

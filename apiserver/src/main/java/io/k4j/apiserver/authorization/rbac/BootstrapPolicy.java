@@ -48,6 +48,14 @@ public final class BootstrapPolicy {
     private static final String[] READ_WRITE = {"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"};
     private static final String[] WRITE = {"create", "delete", "deletecollection", "patch", "update"};
 
+    /**
+     * The one identity of k4j's simulated (KWOK-like) nodes. It is not a {@code system:node:<name>} user, so the Node
+     * authorizer and NodeRestriction admission leave it alone; RBAC gives it {@link #NODE_SIMULATOR_ROLE}.
+     */
+    public static final String NODE_SIMULATOR_USER = "system:k4j:node-simulator";
+    /** The ClusterRole (nodes, pods) and the Role in {@code kube-node-lease} (leases) of {@link #NODE_SIMULATOR_USER}. */
+    public static final String NODE_SIMULATOR_ROLE = "system:k4j:node-simulator";
+
     /** The controllers whose {@code system:controller:<name>} roles are provided. */
     public static final List<String> CONTROLLERS = List.of(
             "clusterrole-aggregation-controller", "cronjob-controller", "daemon-set-controller", "deployment-controller",
@@ -165,6 +173,11 @@ public final class BootstrapPolicy {
         roles.add(clusterRole("system:monitoring", Map.of(),
                 rule("get").urls("/healthz", "/healthz/*", "/livez", "/livez/*", "/metrics", "/metrics/slis", "/readyz", "/readyz/*")));
         roles.add(clusterRole("system:node", Map.of(), nodeRules().toArray(RuleBuilder[]::new)));
+        roles.add(clusterRole(NODE_SIMULATOR_ROLE, Map.of(),
+                rule("create", "get", "list", "watch").groups(CORE).resources("nodes"),
+                rule("patch", "update").groups(CORE).resources("nodes/status"),
+                rule("delete", "get", "list", "watch").groups(CORE).resources("pods"),
+                rule("patch", "update").groups(CORE).resources("pods/status")));
         roles.add(clusterRole("system:node-bootstrapper", Map.of(),
                 rule("create", "get", "list", "watch").groups(CERTIFICATES).resources("certificatesigningrequests")));
         roles.add(clusterRole("system:node-problem-detector", Map.of(),
@@ -207,6 +220,7 @@ public final class BootstrapPolicy {
         // Nodes are authorized by the Node authorizer; upstream keeps this binding without subjects.
         bindings.add(clusterRoleBinding("system:node", "system:node"));
         bindings.add(clusterRoleBinding("system:node-proxier", "system:node-proxier", user("system:kube-proxy")));
+        bindings.add(clusterRoleBinding(NODE_SIMULATOR_ROLE, NODE_SIMULATOR_ROLE, user(NODE_SIMULATOR_USER)));
         bindings.add(clusterRoleBinding("system:public-info-viewer", "system:public-info-viewer", group("system:authenticated"), group("system:unauthenticated")));
         bindings.add(clusterRoleBinding("system:service-account-issuer-discovery", "system:service-account-issuer-discovery", group("system:serviceaccounts")));
         bindings.add(clusterRoleBinding("system:volume-scheduler", "system:volume-scheduler", user("system:kube-scheduler")));
@@ -218,7 +232,8 @@ public final class BootstrapPolicy {
 
     /**
      * The default Roles in kube-system: reading the front-proxy/client-CA config map that extension API servers use,
-     * and the config-map leader locks of the controller manager and the scheduler.
+     * and the config-map leader locks of the controller manager and the scheduler; and in kube-node-lease the node
+     * simulator's Lease rights.
      */
     public static List<ObjectNode> namespacedRoles() {
         List<ObjectNode> roles = new ArrayList<>();
@@ -230,10 +245,12 @@ public final class BootstrapPolicy {
         roles.add(role("kube-system", "system::leader-locking-kube-scheduler",
                 rule("watch").groups(CORE).resources("configmaps"),
                 rule("get", "update").groups(CORE).resources("configmaps").names("kube-scheduler")));
+        roles.add(role("kube-node-lease", NODE_SIMULATOR_ROLE,
+                rule("create", "get", "list", "patch", "update").groups(COORDINATION).resources("leases")));
         return roles;
     }
 
-    /** The default RoleBindings in kube-system, for {@link #namespacedRoles()}. */
+    /** The default RoleBindings, for {@link #namespacedRoles()}. */
     public static List<ObjectNode> namespacedRoleBindings() {
         List<ObjectNode> bindings = new ArrayList<>();
         bindings.add(roleBinding("kube-system", "system::extension-apiserver-authentication-reader", "extension-apiserver-authentication-reader",
@@ -242,6 +259,7 @@ public final class BootstrapPolicy {
                 user("system:kube-controller-manager"), serviceAccount("kube-system", "kube-controller-manager")));
         bindings.add(roleBinding("kube-system", "system::leader-locking-kube-scheduler", "system::leader-locking-kube-scheduler",
                 user("system:kube-scheduler"), serviceAccount("kube-system", "kube-scheduler")));
+        bindings.add(roleBinding("kube-node-lease", NODE_SIMULATOR_ROLE, NODE_SIMULATOR_ROLE, user(NODE_SIMULATOR_USER)));
         return bindings;
     }
 

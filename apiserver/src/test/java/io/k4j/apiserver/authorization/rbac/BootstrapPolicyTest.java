@@ -70,6 +70,24 @@ class BootstrapPolicyTest {
     }
 
     @Test
+    void nodeSimulatorMayRunNodesAndPodsButNothingElse() {
+        UserInfo simulator = UserInfo.of(BootstrapPolicy.NODE_SIMULATOR_USER, List.of("system:authenticated"));
+
+        assertThat(allowed(simulator, "create", "", "nodes", "", "", "k4j-sim-0")).isTrue();
+        assertThat(allowed(simulator, "watch", "", "nodes", "", "", "")).isTrue();
+        assertThat(allowed(simulator, "patch", "", "nodes", "status", "", "k4j-sim-0")).isTrue();
+        assertThat(allowed(simulator, "watch", "", "pods", "", "", "")).isTrue();
+        assertThat(allowed(simulator, "patch", "", "pods", "status", "default", "web")).isTrue();
+        assertThat(allowed(simulator, "delete", "", "pods", "", "default", "web")).isTrue();
+        assertThat(allowed(simulator, "update", "coordination.k8s.io", "leases", "", "kube-node-lease", "k4j-sim-0")).isTrue();
+        assertThat(allowed(simulator, "list", "coordination.k8s.io", "leases", "", "kube-node-lease", "")).isTrue();
+        assertThat(allowed(simulator, "update", "coordination.k8s.io", "leases", "", "kube-system", "kube-scheduler")).isFalse();
+        assertThat(allowed(simulator, "delete", "", "nodes", "", "", "k4j-sim-0")).isFalse();
+        assertThat(allowed(simulator, "create", "", "pods", "", "default", "")).isFalse();
+        assertThat(allowed(simulator, "get", "", "secrets", "", "default", "token")).isFalse();
+    }
+
+    @Test
     void componentsHaveTheirPermissions() {
         UserInfo scheduler = UserInfo.of("system:kube-scheduler", List.of("system:authenticated"));
         UserInfo proxy = UserInfo.of("system:kube-proxy", List.of("system:authenticated"));

@@ -1,0 +1,75 @@
+package io.k4j.kubelet.simulated;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The pod informer's cache, keeping only what identifies a pod (namespace, name, uid, resourceVersion, node name):
+ * the simulator acts on the full objects its event handler receives and never reads pods back from the cache, so
+ * a cluster of 150,000 pods does not hold them twice in one JVM (the apiserver's watch cache already does).
+ * Thread-safe.
+ */
+final class SkeletonPodStore implements ItemStore<Pod> {
+    private final ConcurrentHashMap<String, Pod> pods = new ConcurrentHashMap<>();
+
+    static String key(Pod pod) {
+        ObjectMeta metadata = pod.getMetadata();
+        String namespace = metadata.getNamespace();
+        return namespace == null || namespace.isEmpty() ? metadata.getName() : namespace + "/" + metadata.getName();
+    }
+
+    @Override
+    public String getKey(Pod pod) {
+        return key(pod);
+    }
+
+    @Override
+    public Pod put(String key, Pod pod) {
+        return pods.put(key, skeleton(pod));
+    }
+
+    @Override
+    public Pod remove(String key) {
+        return pods.remove(key);
+    }
+
+    @Override
+    public Stream<String> keySet() {
+        return pods.keySet().stream();
+    }
+
+    @Override
+    public Stream<Pod> values() {
+        return pods.values().stream();
+    }
+
+    @Override
+    public int size() {
+        return pods.size();
+    }
+
+    @Override
+    public Pod get(String key) {
+        return pods.get(key);
+    }
+
+    static Pod skeleton(Pod pod) {
+        ObjectMeta metadata = new ObjectMeta();
+        metadata.setNamespace(pod.getMetadata().getNamespace());
+        metadata.setName(pod.getMetadata().getName());
+        metadata.setUid(pod.getMetadata().getUid());
+        metadata.setResourceVersion(pod.getMetadata().getResourceVersion());
+        Pod skeleton = new Pod();
+        skeleton.setMetadata(metadata);
+        if (pod.getSpec() != null) {
+            PodSpec spec = new PodSpec();
+            spec.setNodeName(pod.getSpec().getNodeName());
+            skeleton.setSpec(spec);
+        }
+        return skeleton;
+    }
+}
