@@ -13,13 +13,18 @@ import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Issue 2's benchmark: apiserver create/get/list/watch numbers on both backends, each beside the raw storage's own
  * rate in the same run, plus ready time and idle memory. Appends a dated section to the benchmarks document.
  *
- * <p>Usage: {@code ./k4j bench [--output docs/benchmarks.md] [--backends sqlite,etcd] [--scale 1.0]}
+ * <p>Usage: {@code ./k4j bench [--output docs/benchmarks.md] [--backends sqlite,etcd] [--scale 1.0]}; issue 3's scheduler
+ * benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
+ * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,preemption]} (see
+ * {@link SchedulerSuite}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
@@ -31,19 +36,46 @@ public final class Main {
         List<String> backends = List.of("sqlite", "etcd");
         double scale = 1.0;
         int watchers = 1_000;
+        String suite = "apiserver";
+        int nodes = 5_000;
+        int basicPods = 10_000;
+        int variantPods = 5_000;
+        int scalePods = 150_000;
+        int startupPods = 3_000;
+        Set<String> runs = new LinkedHashSet<>(SchedulerSuite.RUNS);
         for (int i = 0; i < arguments.length; i++) {
             switch (arguments[i]) {
                 case "--output" -> output = Path.of(arguments[++i]);
                 case "--backends" -> backends = List.of(arguments[++i].split(","));
                 case "--scale" -> scale = Double.parseDouble(arguments[++i]);
                 case "--watchers" -> watchers = Integer.parseInt(arguments[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N");
+                case "--suite" -> suite = arguments[++i];
+                case "--nodes" -> nodes = Integer.parseInt(arguments[++i]);
+                case "--pods" -> basicPods = Integer.parseInt(arguments[++i]);
+                case "--variant-pods" -> variantPods = Integer.parseInt(arguments[++i]);
+                case "--scale-pods" -> scalePods = Integer.parseInt(arguments[++i]);
+                case "--startup-pods" -> startupPods = Integer.parseInt(arguments[++i]);
+                case "--runs" -> runs = new LinkedHashSet<>(List.of(arguments[++i].split(",")));
+                default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, "
+                        + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS));
             }
         }
         if (System.getProperty("k4j.launcher.dir") == null) {
             System.setProperty("k4j.launcher.dir", Path.of("launcher/target").toAbsolutePath().toString());
         }
         Path work = Files.createTempDirectory("k4j-bench");
+        String command = "`./k4j bench" + (arguments.length == 0 ? "" : " " + String.join(" ", arguments)) + "`";
+        if (suite.equals("scheduler")) {
+            ensureDocument(output);
+            String header = "\n## Issue 3: scheduler and simulated nodes — run 1 (" + LocalDate.now() + ")\n\n"
+                    + "Machine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n";
+            new SchedulerSuite(output, work, nodes, basicPods, variantPods, scalePods, startupPods, runs).run(header);
+            System.err.println("bench: results appended to " + output);
+            return;
+        }
+        if (!suite.equals("apiserver")) {
+            throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default) or scheduler");
+        }
         StringBuilder report = new StringBuilder();
         report.append("\n## Issue 2: apiserver and storage (").append(LocalDate.now()).append(")\n\n")
                 .append("Machine: ").append(machine()).append(". Command: `./k4j bench").append(arguments.length == 0 ? "" : " " + String.join(" ", arguments)).append("`.\n");
@@ -51,10 +83,7 @@ public final class Main {
             report.append(runBackend(backend, work.resolve(backend), scale, watchers));
         }
         System.out.print(report);
-        Files.createDirectories(output.toAbsolutePath().getParent());
-        if (!Files.exists(output)) {
-            Files.writeString(output, "# k4j benchmarks\n\nEvery number is measured beside a reference in the same run (ratios matter; machines are noisy).\n");
-        }
+        ensureDocument(output);
         Files.writeString(output, report.toString(), StandardOpenOption.APPEND);
         System.err.println("bench: results appended to " + output);
     }
@@ -121,6 +150,27 @@ public final class Main {
             }
         }
         return section.toString();
+    }
+
+    private static void ensureDocument(Path output) throws IOException {
+        Files.createDirectories(output.toAbsolutePath().getParent());
+        if (!Files.exists(output)) {
+            Files.writeString(output, "# k4j benchmarks\n\nEvery number is measured beside a reference in the same run (ratios matter; machines are noisy).\n");
+        }
+    }
+
+    /** The commit the benchmark runs from, with a mark when the worktree has changes. */
+    private static String commit() {
+        try {
+            Process process = new ProcessBuilder("git", "describe", "--always", "--dirty").redirectErrorStream(true).start();
+            String text = new String(process.getInputStream().readAllBytes()).strip();
+            return process.waitFor() == 0 ? text : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 
     private static String machine() {

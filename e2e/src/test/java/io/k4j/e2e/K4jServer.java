@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * A real {@code k4j server} in a child process, started exactly as {@code ./k4j server} starts it (the packaged
- * program in launcher/target), listening on a free loopback port with its own data directory.
+ * program in launcher/target), listening on a free loopback port with its own data directory. Its maximum heap is
+ * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
@@ -100,7 +101,7 @@ public final class K4jServer implements AutoCloseable {
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(
-                java, "-Xmx1g", "--enable-native-access=ALL-UNNAMED", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
+                java, "-Xmx" + System.getProperty("k4j.server.heap", "1g"), "--enable-native-access=ALL-UNNAMED", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
                 "--data-dir", dataDirectory.toString(),
                 "--bind-address", "127.0.0.1",
                 "--secure-port", Integer.toString(port),
