@@ -75,19 +75,12 @@ final class SchedulerBench {
         long deadline = start + timeout.toNanos();
         int ready = 0;
         while (System.nanoTime() < deadline) {
-            ready = 0;
-            String continueToken = "";
-            do {
-                JsonNode page = readJson(client().require("GET", "/api/v1/nodes?limit=1000" + (continueToken.isEmpty() ? "" : "&continue=" + encode(continueToken)), null));
-                for (JsonNode node : page.path("items")) {
-                    for (JsonNode condition : node.path("status").path("conditions")) {
-                        if (condition.path("type").asText().equals("Ready") && condition.path("status").asText().equals("True")) {
-                            ready++;
-                        }
-                    }
-                }
-                continueToken = page.path("metadata").path("continue").asText("");
-            } while (!continueToken.isEmpty());
+            try {
+                ready = readyNodes();
+            } catch (RuntimeException e) {
+                // While thousands of nodes register the server may drop a connection; the next poll tries again.
+                System.err.println("bench: listing nodes failed (" + e.getMessage() + "); retrying");
+            }
             if (ready >= count) {
                 return Duration.ofNanos(System.nanoTime() - start);
             }
@@ -95,6 +88,23 @@ final class SchedulerBench {
             Thread.sleep(5_000); // polling a remote condition; the interval only sets how often the list is fetched
         }
         throw new IllegalStateException("only " + ready + " of " + count + " nodes became Ready within " + timeout);
+    }
+
+    private int readyNodes() {
+        int ready = 0;
+        String continueToken = "";
+        do {
+            JsonNode page = readJson(client().require("GET", "/api/v1/nodes?limit=1000" + (continueToken.isEmpty() ? "" : "&continue=" + encode(continueToken)), null));
+            for (JsonNode node : page.path("items")) {
+                for (JsonNode condition : node.path("status").path("conditions")) {
+                    if (condition.path("type").asText().equals("Ready") && condition.path("status").asText().equals("True")) {
+                        ready++;
+                    }
+                }
+            }
+            continueToken = page.path("metadata").path("continue").asText("");
+        } while (!continueToken.isEmpty());
+        return ready;
     }
 
     /**
@@ -150,7 +160,7 @@ final class SchedulerBench {
                                 }
                             }
                             createdAt[index] = System.nanoTime();
-                            client.require("POST", "/api/v1/namespaces/" + namespace + "/pods", podJson.apply(index));
+                            createPod(client, namespace, podJson.apply(index));
                         }
                         return null;
                     }));
@@ -186,6 +196,29 @@ final class SchedulerBench {
         } finally {
             watch.thenAccept(open -> open.body().close()).cancel(true);
             reader.shutdownNow();
+        }
+    }
+
+    /**
+     * Creates one pod, trying again (at most three times) when the overloaded server drops the connection or answers
+     * 429; a retried create that had in fact succeeded answers 409, which counts as created.
+     */
+    private static void createPod(ClusterClient client, String namespace, String podJson) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                HttpResponse<String> response = client.send("POST", "/api/v1/namespaces/" + namespace + "/pods", podJson);
+                int status = response.statusCode();
+                if (status / 100 == 2 || (status == 409 && attempt > 1)) {
+                    return;
+                }
+                if (status != 429 || attempt == 3) {
+                    throw new IllegalStateException("POST pod answered " + status + ": " + response.body());
+                }
+            } catch (java.io.UncheckedIOException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
         }
     }
 
