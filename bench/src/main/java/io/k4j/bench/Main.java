@@ -23,7 +23,7 @@ import java.util.Set;
  *
  * <p>Usage: {@code ./k4j bench [--output docs/benchmarks.md] [--backends sqlite,etcd] [--scale 1.0]}; issue 3's scheduler
  * benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
- * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,preemption]} (see
+ * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]} (see
  * {@link SchedulerSuite}).
  */
 public final class Main {
