@@ -14,17 +14,22 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import org.awaitility.core.ConditionTimeoutException;
+import java.util.Set;
 
 /**
  * Issue 2's benchmark: apiserver create/get/list/watch numbers on both backends, each beside the raw storage's own
  * rate in the same run, plus ready time and idle memory. Appends a dated section to the benchmarks document.
  *
  * <p>Usage: {@code ./k4j bench [--output docs/benchmarks.md] [--backends sqlite,etcd] [--scale 1.0] [--watchers 1000]
- * [--generator auto|h2load|jdk]}; the create load comes from h2load when it is installed ({@code auto}).
+ * [--generator auto|h2load|jdk]}; the create load comes from h2load when it is installed ({@code auto}). Issue 3's
+ * scheduler benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
+ * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]} (see
+ * {@link SchedulerSuite}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
@@ -37,20 +42,47 @@ public final class Main {
         double scale = 1.0;
         int watchers = 1_000;
         String generator = "auto";
+        String suite = "apiserver";
+        int nodes = 5_000;
+        int basicPods = 10_000;
+        int variantPods = 5_000;
+        int scalePods = 150_000;
+        int startupPods = 3_000;
+        Set<String> runs = new LinkedHashSet<>(SchedulerSuite.RUNS);
         for (int i = 0; i < arguments.length; i++) {
             switch (arguments[i]) {
                 case "--output" -> output = Path.of(arguments[++i]);
                 case "--backends" -> backends = List.of(arguments[++i].split(","));
                 case "--scale" -> scale = Double.parseDouble(arguments[++i]);
                 case "--watchers" -> watchers = Integer.parseInt(arguments[++i]);
+                case "--suite" -> suite = arguments[++i];
+                case "--nodes" -> nodes = Integer.parseInt(arguments[++i]);
+                case "--pods" -> basicPods = Integer.parseInt(arguments[++i]);
+                case "--variant-pods" -> variantPods = Integer.parseInt(arguments[++i]);
+                case "--scale-pods" -> scalePods = Integer.parseInt(arguments[++i]);
+                case "--startup-pods" -> startupPods = Integer.parseInt(arguments[++i]);
+                case "--runs" -> runs = new LinkedHashSet<>(List.of(arguments[++i].split(",")));
                 case "--generator" -> generator = arguments[++i];
-                default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk");
+                default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk, "
+                        + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS));
             }
         }
         if (System.getProperty("k4j.launcher.dir") == null) {
             System.setProperty("k4j.launcher.dir", Path.of("launcher/target").toAbsolutePath().toString());
         }
         Path work = Files.createTempDirectory("k4j-bench");
+        String command = "`./k4j bench" + (arguments.length == 0 ? "" : " " + String.join(" ", arguments)) + "`";
+        if (suite.equals("scheduler")) {
+            ensureDocument(output);
+            String header = "\n## Issue 3: scheduler and simulated nodes — run 1 (" + LocalDate.now() + ")\n\n"
+                    + "Machine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n";
+            new SchedulerSuite(output, work, nodes, basicPods, variantPods, scalePods, startupPods, runs).run(header);
+            System.err.println("bench: results appended to " + output);
+            return;
+        }
+        if (!suite.equals("apiserver")) {
+            throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default) or scheduler");
+        }
         Optional<Path> h2load = switch (generator) {
             case "auto" -> H2Load.find();
             case "h2load" -> Optional.of(H2Load.find().orElseThrow(() -> new IllegalStateException("h2load is not installed (Debian package nghttp2-client)")));
@@ -67,10 +99,7 @@ public final class Main {
             report.append(runBackend(backend, work.resolve(backend), scale, watchers, h2load));
         }
         System.out.print(report);
-        Files.createDirectories(output.toAbsolutePath().getParent());
-        if (!Files.exists(output)) {
-            Files.writeString(output, "# k4j benchmarks\n\nEvery number is measured beside a reference in the same run (ratios matter; machines are noisy).\n");
-        }
+        ensureDocument(output);
         Files.writeString(output, report.toString(), StandardOpenOption.APPEND);
         System.err.println("bench: results appended to " + output);
     }
@@ -256,6 +285,27 @@ public final class Main {
 
     private static Duration cpu(long pid) {
         return ProcessHandle.of(pid).flatMap(process -> process.info().totalCpuDuration()).orElse(Duration.ZERO);
+    }
+
+    private static void ensureDocument(Path output) throws IOException {
+        Files.createDirectories(output.toAbsolutePath().getParent());
+        if (!Files.exists(output)) {
+            Files.writeString(output, "# k4j benchmarks\n\nEvery number is measured beside a reference in the same run (ratios matter; machines are noisy).\n");
+        }
+    }
+
+    /** The commit the benchmark runs from, with a mark when the worktree has changes. */
+    private static String commit() {
+        try {
+            Process process = new ProcessBuilder("git", "describe", "--always", "--dirty").redirectErrorStream(true).start();
+            String text = new String(process.getInputStream().readAllBytes()).strip();
+            return process.waitFor() == 0 ? text : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 
     private static String machine() {

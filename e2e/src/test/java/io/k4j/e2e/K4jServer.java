@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * A real {@code k4j server} in a child process, started exactly as {@code ./k4j server} starts it (the packaged
- * program in launcher/target), listening on a free loopback port with its own data directory.
+ * program in launcher/target), listening on a free loopback port with its own data directory. Its maximum heap is
+ * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
@@ -103,7 +104,7 @@ public final class K4jServer implements AutoCloseable {
             throw new IllegalStateException(jar + " is missing: build the launcher first (mvn package)");
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx1g", "--enable-native-access=ALL-UNNAMED"));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + System.getProperty("k4j.server.heap", "1g"), "--enable-native-access=ALL-UNNAMED"));
         // The class-data sharing archive ./k4j uses, so that start-up is measured as users see it.
         if (classArchive(launcherDirectory, java)) {
             command.addAll(List.of("-XX:SharedArchiveFile=" + launcherDirectory.resolve("k4j.jsa"), "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));

@@ -61,6 +61,7 @@ public final class NodeSimulator implements AutoCloseable {
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration POD_RETRY_DELAY = Duration.ofSeconds(1);
     private static final Duration CACHE_SYNC_POLL = Duration.ofMillis(50);
+    private static final int REGISTRATION_ATTEMPTS = 6;
     private static final PatchContext MERGE_PATCH = PatchContext.of(PatchType.JSON_MERGE);
     private static final PatchContext STRATEGIC_MERGE_PATCH = PatchContext.of(PatchType.STRATEGIC_MERGE);
 
@@ -216,17 +217,29 @@ public final class NodeSimulator implements AutoCloseable {
             }
             Node node = template.node(index, nodeAddresses.allocate(name), now);
             registrations.add(workers.submit(() -> {
-                withWritePermit(() -> {
+                // A server busy registering thousands of nodes may time a create out; a bounded retry keeps one
+                // slow answer from failing the whole start (a create that did land answers 409 next time).
+                for (int attempt = 1; ; attempt++) {
                     try {
-                        client.nodes().resource(node).create();
-                        LOG.debug("registered simulated node {}", name);
+                        withWritePermit(() -> {
+                            try {
+                                client.nodes().resource(node).create();
+                                LOG.debug("registered simulated node {}", name);
+                            } catch (KubernetesClientException e) {
+                                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                                    throw e;
+                                }
+                            }
+                        });
+                        return null;
                     } catch (KubernetesClientException e) {
-                        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                        if (attempt == REGISTRATION_ATTEMPTS || (e.getCode() != 0 && e.getCode() != 429 && e.getCode() < 500)) {
                             throw e;
                         }
+                        LOG.debug("registering simulated node {} failed ({}); trying again", name, e.getMessage());
+                        Thread.sleep(200L << Math.min(attempt, 5));
                     }
-                });
-                return null;
+                }
             }));
         }
         for (Future<?> registration : registrations) {

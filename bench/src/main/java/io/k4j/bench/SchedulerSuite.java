@@ -1,0 +1,208 @@
+package io.k4j.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import io.k4j.e2e.K4jServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+
+/**
+ * Issue 3's benchmark ({@code ./k4j bench --suite scheduler}): scheduling throughput on simulated nodes beside upstream's
+ * published scheduler_perf figures, preemption, and a large cluster's memory, LIST and pod start-up latency. Each
+ * measurement is appended to the benchmarks document as soon as it is done, so a long run keeps what it measured.
+ * Not thread-safe.
+ */
+final class SchedulerSuite {
+    /** The runs, in the order they are measured. */
+    static final List<String> RUNS = List.of("basic", "node-affinity", "anti-affinity", "spread", "scale", "basic-500", "preemption");
+
+    private final Path output;
+    private final Path work;
+    private final int nodes;
+    private final int basicPods;
+    private final int variantPods;
+    private final int scalePods;
+    private final int startupPods;
+    private final Set<String> runs;
+
+    SchedulerSuite(Path output, Path work, int nodes, int basicPods, int variantPods, int scalePods, int startupPods, Set<String> runs) {
+        this.output = requireNonNull(output, "output is null");
+        this.work = requireNonNull(work, "work is null");
+        this.nodes = nodes;
+        this.basicPods = basicPods;
+        this.variantPods = variantPods;
+        this.scalePods = scalePods;
+        this.startupPods = startupPods;
+        this.runs = Set.copyOf(runs);
+        for (String run : runs) {
+            if (!RUNS.contains(run)) {
+                throw new IllegalArgumentException("unknown run " + run + "; use some of " + RUNS);
+            }
+        }
+    }
+
+    void run(String header) throws Exception {
+        append(header);
+        if (runs.stream().anyMatch(run -> !run.equals("preemption") && !run.equals("basic-500"))) {
+            runMainCluster();
+        }
+        if (runs.contains("preemption") || runs.contains("basic-500")) {
+            runPreemption();
+        }
+    }
+
+    private void runMainCluster() throws Exception {
+        Path config = work.resolve("zones.yaml");
+        Files.createDirectories(work);
+        Files.writeString(config, "zones: [zone-a, zone-b, zone-c]\n");
+        log("starting k4j server with " + nodes + " simulated nodes");
+        try (K4jServer server = K4jServer.start(work.resolve("main"), "--simulated-nodes=" + nodes, "--cluster-cidr=10.0.0.0/8",
+                "--simulated-node-config=" + config)) {
+            SchedulerBench bench = new SchedulerBench(clients(server));
+            Duration nodesReady = bench.awaitReadyNodes(nodes, Duration.ofMinutes(15));
+            append(String.format(Locale.ROOT, "%nServer: `k4j server --simulated-nodes=%d --cluster-cidr=10.0.0.0/8 --simulated-node-config=<zones: zone-a, zone-b, zone-c>` "
+                    + "(heap limit %s); all %d nodes Ready %.0f s after the server was ready.%n%n"
+                    + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | upstream pods/s | ratio (middle / upstream) | Scheduled events |%n"
+                    + "|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0));
+            int total = 0;
+            if (runs.contains("basic")) {
+                total += throughputRow(bench, "SchedulingBasic", "basic", basicPods, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
+            }
+            if (runs.contains("node-affinity")) {
+                total += throughputRow(bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod);
+            }
+            if (runs.contains("anti-affinity")) {
+                total += throughputRow(bench, "SchedulingPodAntiAffinity", "anti-affinity", Math.min(variantPods, nodes), 60, "60", SchedulerBench::antiAffinityPod);
+            }
+            if (runs.contains("spread")) {
+                total += throughputRow(bench, "SchedulingPodTopologySpreading", "spread", variantPods, 85, "85", SchedulerBench::topologySpreadPod);
+            }
+            if (runs.contains("scale")) {
+                runScale(server, bench, total);
+            }
+        }
+    }
+
+    private int throughputRow(SchedulerBench bench, String name, String namespace, int pods, double upstream, String upstreamText,
+                              BiFunction<String, String, String> podsOf) throws Exception {
+        log(name + ": " + pods + " pods");
+        bench.createNamespace(namespace);
+        int concurrency = 32;
+        SchedulerBench.Throughput result = bench.run(namespace, pods, concurrency, 0, false, index -> podsOf.apply(SchedulerBench.POD_NAME_PREFIX + index, namespace));
+        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %d | %.0f | %.0f | %s | %s | %d |%n", name, pods, concurrency, result.createsPerSecond(),
+                result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), upstreamText,
+                upstream > 0 ? String.format(Locale.ROOT, "%.2f", result.middleBindsPerSecond() / upstream) : "n/a", result.scheduledEvents()));
+        return pods;
+    }
+
+    private void runScale(K4jServer server, SchedulerBench bench, int existing) throws Exception {
+        int fill = Math.max(0, scalePods - existing - startupPods);
+        log("scale: filling the cluster with " + fill + " more pods");
+        bench.createNamespace("scale");
+        SchedulerBench.Throughput filled = bench.run("scale", fill, 32, 0, false, index -> SchedulerBench.basicPod(SchedulerBench.POD_NAME_PREFIX + index, "scale"));
+        int total = existing + filled.bound();
+        log("scale: " + total + " pods bound; measuring memory and LIST");
+        String heap = heapAfterFullGc(server.pid());
+        long rss = server.residentSetBytes();
+        Latencies unchunked = bench.listAllPods(0, 3);
+        Latencies chunked = bench.listAllPods(500, 3);
+        append(String.format(Locale.ROOT, "%nScale: %d simulated nodes, %d pods in the cluster (the runs above plus %d more created at %.0f/s, bound at %.0f/s middle 80%%). "
+                        + "Server heap after a full GC: %s; RSS %d MiB. LIST all pods (`GET /api/v1/pods`): unchunked best %.0f ms / median %.0f ms; "
+                        + "in pages of 500 as kubectl: best %.0f ms / median %.0f ms.%n",
+                nodes, total + startupPods, fill, filled.createsPerSecond(), filled.middleBindsPerSecond(), heap, rss / (1024 * 1024),
+                unchunked.percentileMillis(0), unchunked.percentileMillis(50), chunked.percentileMillis(0), chunked.percentileMillis(50)));
+        log("scale: pod start-up latency for " + startupPods + " pods at 100 pods/s");
+        bench.createNamespace("startup");
+        SchedulerBench.Throughput startup = bench.run("startup", startupPods, 16, 100, true, index -> SchedulerBench.basicPod(SchedulerBench.POD_NAME_PREFIX + index, "startup"));
+        append(String.format(Locale.ROOT, "%nPod start-up latency (create ▶ Running seen on a watch), %d pods created at 100 pods/s (achieved %.0f/s) into that cluster: "
+                        + "p50 %.0f ms, p90 %.0f ms, p99 %.0f ms over %d Running pods (upstream SLO: p99 ≤ 5000 ms).%n",
+                startupPods, startup.createsPerSecond(), startup.startup().percentileMillis(50), startup.startup().percentileMillis(90),
+                startup.startup().percentileMillis(99), startup.startup().count()));
+    }
+
+    private void runPreemption() throws Exception {
+        int preemptionNodes = 500;
+        Path config = work.resolve("preemption.yaml");
+        Files.createDirectories(work);
+        Files.writeString(config, "capacity: {cpu: \"4\", memory: 32Gi, pods: \"110\"}\n");
+        log("preemption: starting k4j server with " + preemptionNodes + " simulated nodes of 4 CPUs");
+        try (K4jServer server = K4jServer.start(work.resolve("preemption"), "--simulated-nodes=" + preemptionNodes, "--cluster-cidr=10.0.0.0/8",
+                "--simulated-node-config=" + config)) {
+            SchedulerBench bench = new SchedulerBench(clients(server));
+            bench.awaitReadyNodes(preemptionNodes, Duration.ofMinutes(10));
+            if (runs.contains("basic-500")) {
+                // The same pods as SchedulingBasic on a tenth of the nodes: a tenth of the heartbeat writes, which shows
+                // how much of the API's write capacity 5,000 simulated nodes take. Its 10m pods leave room for the fill below.
+                append(String.format(Locale.ROOT, "%nSchedulingBasic on %d simulated nodes of 4 CPUs (the preemption run's server):%n%n"
+                        + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | upstream pods/s | ratio (middle / upstream) | Scheduled events |%n"
+                        + "|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes));
+                throughputRow(bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
+            }
+            if (!runs.contains("preemption")) {
+                return;
+            }
+            bench.client().require("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", SchedulerBench.priorityClass("bench-low", 1));
+            bench.client().require("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", SchedulerBench.priorityClass("bench-high", 1000));
+            bench.createNamespace("low");
+            int lowPods = preemptionNodes * 4;
+            SchedulerBench.Throughput low = bench.run("low", lowPods, 32, 0, false,
+                    index -> SchedulerBench.priorityPod(SchedulerBench.POD_NAME_PREFIX + index, "low", "bench-low", "900m"));
+            bench.createNamespace("high");
+            int highPods = preemptionNodes;
+            SchedulerBench.Throughput high = bench.run("high", highPods, 32, 0, false,
+                    index -> SchedulerBench.priorityPod(SchedulerBench.POD_NAME_PREFIX + index, "high", "bench-high", "900m"));
+            append(String.format(Locale.ROOT, "%nPreemption (as upstream's PreemptionBasic: %d nodes of 4 CPUs filled with %d low-priority pods of 900m, %d bound at %.0f/s; "
+                            + "then %d high-priority pods of 900m, each needing a victim): %d of %d bound, %.1f pods/s first▶last, %.1f pods/s middle 80%%.%n",
+                    preemptionNodes, lowPods, low.bound(), low.middleBindsPerSecond(), highPods, high.bound(), highPods, high.bindsPerSecond(),
+                    high.middleBindsPerSecond()));
+        }
+    }
+
+    private static List<ClusterClient> clients(K4jServer server) {
+        List<ClusterClient> clients = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            clients.add(ClusterClient.fromKubeconfig(server.kubeconfig()));
+        }
+        return clients;
+    }
+
+    /** The server's heap use after a full collection, as {@code jcmd GC.heap_info} reports it. */
+    private static String heapAfterFullGc(long pid) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        run(jcmd.toString(), Long.toString(pid), "GC.run");
+        String info = run(jcmd.toString(), Long.toString(pid), "GC.heap_info");
+        return info.lines()
+                .filter(line -> line.contains("used"))
+                .findFirst()
+                .map(String::trim)
+                .map(line -> "`" + line + "`")
+                .orElse("unknown (jcmd said: " + info.strip() + ")");
+    }
+
+    private static String run(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(process.getInputStream().readAllBytes());
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroy();
+        }
+        return text;
+    }
+
+    private void append(String text) throws IOException {
+        System.out.print(text);
+        Files.writeString(output, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    private static void log(String message) {
+        System.err.println("bench: " + message);
+    }
+}
