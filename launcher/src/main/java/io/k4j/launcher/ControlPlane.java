@@ -21,6 +21,7 @@ import io.k4j.apiserver.authorization.UnionAuthorizer;
 import io.k4j.apiserver.authorization.node.NodeAuthorizer;
 import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
 import io.k4j.apiserver.authorization.rbac.ClusterRoleAggregator;
+import io.k4j.apiserver.authorization.rbac.EscalationCheck;
 import io.k4j.apiserver.authorization.rbac.RbacAuthorizer;
 import io.k4j.apiserver.authorization.rbac.RbacPolicySource;
 import io.k4j.apiserver.discovery.HealthCheck;
@@ -145,7 +146,7 @@ final class ControlPlane implements AutoCloseable {
                 .authenticators(authenticators)
                 .impersonator((requester, request) -> impersonator.impersonate(requester, request.headers()))
                 .authorizers(authorizers)
-                .admissionPlugins(AdmissionPlugins.create(registry))
+                .admissionPlugins(AdmissionPlugins.create(registry, new EscalationCheck(rbacPolicy, rbac, authorizer)))
                 .resources(resources)
                 .createOnlyResources(List.of(
                         new TokenReviewResource(tokenAuthenticators, apiAudiences),

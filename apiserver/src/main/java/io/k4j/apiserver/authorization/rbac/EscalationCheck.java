@@ -15,10 +15,14 @@ import java.util.Optional;
  * RBAC's privilege-escalation prevention, as upstream's RBAC registry applies it on create and update: a user may
  * write a Role or ClusterRole only with rules they already hold (or with the {@code escalate} verb on it), and may
  * write a binding only to a role whose rules they already hold (or with the {@code bind} verb on it). Members of
- * {@code system:masters} are exempt. The RBAC strategies call these checks before storing. Thread-safe.
+ * {@code system:masters} are exempt. {@link RbacEscalationAdmission} applies these checks to API writes. Thread-safe.
  */
 public final class EscalationCheck {
     private static final String GROUP = RbacPolicySource.GROUP;
+    /** What setting an aggregation rule needs, as it can gather any rule: everything, as upstream's {@code fullAuthority}. */
+    private static final List<PolicyRule> FULL_AUTHORITY = List.of(
+            PolicyRule.resourceRule(List.of(PolicyRule.ALL), List.of(PolicyRule.ALL), List.of(PolicyRule.ALL)),
+            PolicyRule.nonResourceRule(List.of(PolicyRule.ALL), List.of(PolicyRule.ALL)));
 
     private final RbacPolicySource policy;
     private final RbacAuthorizer rbac;
@@ -41,17 +45,30 @@ public final class EscalationCheck {
      * @throws StatusException 403 when the rules grant something the user does not hold
      */
     public void checkRole(UserInfo user, String resource, String namespace, String name, List<PolicyRule> rules) {
+        checkRole(user, resource, namespace, name, rules, false);
+    }
+
+    /**
+     * @param resource {@code roles} or {@code clusterroles}
+     * @param namespace the role's namespace, empty for cluster roles
+     * @param aggregated whether the role has an {@code aggregationRule}, which only holders of every permission may set
+     * @throws StatusException 403 when the rules (or the aggregation rule) grant something the user does not hold
+     */
+    public void checkRole(UserInfo user, String resource, String namespace, String name, List<PolicyRule> rules, boolean aggregated) {
         if (user.groups().contains(UserInfo.MASTERS_GROUP) || allowed(user, "escalate", resource, namespace, name)) {
             return;
         }
         confirmNoEscalation(user, resource, namespace, name, rules);
+        if (aggregated && !missingRules(user, namespace, FULL_AUTHORITY).isEmpty()) {
+            throw StatusException.forbidden(GROUP, resource, name, "must have cluster-admin privileges to use the aggregationRule");
+        }
     }
 
     /**
      * @param resource {@code rolebindings} or {@code clusterrolebindings}
      * @param namespace the binding's namespace, empty for cluster role bindings
      * @param roleKind {@code Role} or {@code ClusterRole}
-     * @throws StatusException 403 when the user may neither bind the role nor holds its rules; 400 when the role
+     * @throws StatusException 403 when the user may neither bind the role nor holds its rules; 404 when the role
      *     does not exist and the user may not bind it
      */
     public void checkBinding(UserInfo user, String resource, String namespace, String name, String roleKind, String roleName) {
@@ -65,7 +82,7 @@ public final class EscalationCheck {
         PolicySnapshot snapshot = policy.snapshot();
         Optional<List<PolicyRule>> rules = roleKind.equals("Role") ? snapshot.role(namespace, roleName) : snapshot.clusterRole(roleName);
         if (rules.isEmpty()) {
-            throw StatusException.badRequest(roleResource.substring(0, roleResource.length() - 1) + ".rbac.authorization.k8s.io \"" + roleName + "\" not found");
+            throw StatusException.notFound(GROUP, roleResource, roleName);
         }
         confirmNoEscalation(user, resource, namespace, name, rules.get());
     }
@@ -75,7 +92,7 @@ public final class EscalationCheck {
         return authorizer.authorize(attributes).decision() == Decision.ALLOW;
     }
 
-    private void confirmNoEscalation(UserInfo user, String resource, String namespace, String name, List<PolicyRule> rules) {
+    private List<PolicyRule> missingRules(UserInfo user, String namespace, List<PolicyRule> rules) {
         RbacAuthorizer.RulesResult held = rbac.rulesFor(user, namespace);
         List<PolicyRule> missing = new ArrayList<>();
         for (PolicyRule rule : rules) {
@@ -85,9 +102,15 @@ public final class EscalationCheck {
                 }
             }
         }
+        return missing;
+    }
+
+    private void confirmNoEscalation(UserInfo user, String resource, String namespace, String name, List<PolicyRule> rules) {
+        List<PolicyRule> missing = missingRules(user, namespace, rules);
         if (missing.isEmpty()) {
             return;
         }
+        RbacAuthorizer.RulesResult held = rbac.rulesFor(user, namespace);
         StringBuilder message = new StringBuilder("user ").append(quote(user.name())).append(" (groups=").append(quoteList(user.groups()))
                 .append(") is attempting to grant RBAC permissions not currently held:");
         for (PolicyRule rule : missing) {
