@@ -132,8 +132,8 @@ final class ControlPlane implements AutoCloseable {
         Authorizer authorizer = new UnionAuthorizer(authorizers);
         Impersonator impersonator = new Impersonator(authorizer);
 
-        List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock).definitions());
-        resources.addAll(new GroupResources(clock, new CorePodTemplateRules()).definitions());
+        List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock, config.eventTtl()).definitions());
+        resources.addAll(new GroupResources(clock, new CorePodTemplateRules(), config.eventTtl()).definitions());
         resources = withHandler(resources, "serviceaccounts", new TokenRequestHandler(issuer, apiAudiences, registry, true));
         resources = withHandler(resources, "replicationcontrollers", ScaleSubresource.forLabelMap());
 

@@ -3,6 +3,7 @@ package io.k4j.launcher;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,6 +54,10 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--simulated-nodes", defaultValue = "0", description = "How many simulated (KWOK-like) nodes to run in this process (default ${DEFAULT-VALUE}).")
     int simulatedNodes;
 
+    @Option(names = "--event-ttl", defaultValue = "1h", converter = GoDurationConverter.class,
+            description = "How long events are kept after their last update (default ${DEFAULT-VALUE}).")
+    Duration eventTtl;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -83,6 +88,7 @@ final class ServerCommand implements Callable<Integer> {
                 controllers,
                 Optional.ofNullable(schedulerConfig),
                 simulatedNodes,
-                verbosity);
+                verbosity,
+                eventTtl);
     }
 }

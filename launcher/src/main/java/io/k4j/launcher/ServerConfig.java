@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,6 +27,7 @@ import java.util.Optional;
  * @param schedulerConfig a {@code KubeSchedulerConfiguration} file, if any
  * @param simulatedNodes how many simulated (KWOK-like) nodes this server hosts
  * @param verbosity upstream-style {@code -v} level
+ * @param eventTtl how long an event lives after its last write (upstream's {@code --event-ttl}, default 1h)
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -41,7 +43,8 @@ public record ServerConfig(
         List<String> controllers,
         Optional<Path> schedulerConfig,
         int simulatedNodes,
-        int verbosity) {
+        int verbosity,
+        Duration eventTtl) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -59,6 +62,10 @@ public record ServerConfig(
         requireNonNull(schedulerConfig, "schedulerConfig is null");
         if (simulatedNodes < 0) {
             throw new IllegalArgumentException("simulatedNodes must not be negative: " + simulatedNodes);
+        }
+        requireNonNull(eventTtl, "eventTtl is null");
+        if (eventTtl.isNegative() || eventTtl.isZero()) {
+            throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
         }
     }
 }
