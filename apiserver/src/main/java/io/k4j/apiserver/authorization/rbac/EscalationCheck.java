@@ -8,7 +8,10 @@ import io.k4j.apiserver.authorization.AuthorizationAttributes;
 import io.k4j.apiserver.authorization.Authorizer;
 import io.k4j.apiserver.authorization.Decision;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -113,13 +116,45 @@ public final class EscalationCheck {
         RbacAuthorizer.RulesResult held = rbac.rulesFor(user, namespace);
         StringBuilder message = new StringBuilder("user ").append(quote(user.name())).append(" (groups=").append(quoteList(user.groups()))
                 .append(") is attempting to grant RBAC permissions not currently held:");
-        for (PolicyRule rule : missing) {
+        for (PolicyRule rule : compactRules(missing)) {
             message.append('\n').append(compact(rule));
         }
         if (!held.errors().isEmpty()) {
             message.append("; resolution errors: ").append(held.errors());
         }
         throw StatusException.forbidden(GROUP, resource, name, message.toString());
+    }
+
+    /**
+     * Merges the rules for one group and resource (and at most one name) that differ only in verbs, and sorts the
+     * result as upstream's {@code CompactRules} and {@code SortableRuleSlice} do for the message.
+     */
+    static List<PolicyRule> compactRules(List<PolicyRule> rules) {
+        Map<List<String>, PolicyRule> simple = new LinkedHashMap<>();
+        List<PolicyRule> compacted = new ArrayList<>();
+        for (PolicyRule rule : rules) {
+            boolean isSimple = rule.apiGroups().size() == 1 && rule.resources().size() == 1 && rule.nonResourceUrls().isEmpty() && rule.resourceNames().size() <= 1;
+            if (!isSimple) {
+                compacted.add(rule);
+                continue;
+            }
+            List<String> key = List.of(rule.apiGroups().get(0), rule.resources().get(0), rule.resourceNames().isEmpty() ? "" : "=" + rule.resourceNames().get(0));
+            simple.merge(key, rule, (existing, added) -> {
+                List<String> verbs = new ArrayList<>(existing.verbs());
+                verbs.addAll(added.verbs());
+                return new PolicyRule(verbs, existing.apiGroups(), existing.resources(), existing.resourceNames(), existing.nonResourceUrls());
+            });
+        }
+        compacted.addAll(simple.values());
+        compacted.sort(Comparator.comparing(EscalationCheck::goString));
+        return compacted;
+    }
+
+    /** The text Go prints for a PolicyRule, which upstream sorts the missing rules by. */
+    private static String goString(PolicyRule rule) {
+        return "&PolicyRule{Verbs:[" + String.join(" ", rule.verbs()) + "],APIGroups:[" + String.join(" ", rule.apiGroups())
+                + "],Resources:[" + String.join(" ", rule.resources()) + "],ResourceNames:[" + String.join(" ", rule.resourceNames())
+                + "],NonResourceURLs:[" + String.join(" ", rule.nonResourceUrls()) + "],}";
     }
 
     /** One rule per verb, group, resource (and name), or per verb and URL, as upstream's {@code BreakdownRule}. */
