@@ -280,7 +280,7 @@ class ApiServerTest {
         assertThat(strategic.statusCode()).isEqualTo(200);
         assertThat(json(strategic).path("data").has("other")).isFalse();
         HttpResponse<String> apply = send(admin, "PATCH", "/api/v1/namespaces/default/configmaps/crud", "application/apply-patch+yaml", "data: {}");
-        assertThat(apply.statusCode()).isEqualTo(415);
+        assertThat(apply.statusCode()).isEqualTo(422);
 
         HttpResponse<String> deleted = send(admin, "DELETE", "/api/v1/namespaces/default/configmaps/crud", null, null);
         assertThat(deleted.statusCode()).isEqualTo(200);

@@ -395,4 +395,65 @@ abstract class KubectlAcceptance {
         Kubectl.Result unknownResource = kubectl().run("get", "flurbs");
         assertThat(unknownResource.stderr()).contains("the server doesn't have a resource type \"flurbs\"");
     }
+
+    @Test
+    @Order(17)
+    void serverSideApplyWithManagedFieldsAndConflicts() {
+        String deployment = """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: ssa-web
+                  labels: {app: ssa-web}
+                spec:
+                  replicas: 2
+                  selector:
+                    matchLabels: {app: ssa-web}
+                  template:
+                    metadata:
+                      labels: {app: ssa-web}
+                    spec:
+                      containers:
+                      - name: nginx
+                        image: nginx:1.25
+                """;
+        Path file = write("ssa-web.yaml", deployment);
+        assertThat(kubectl("apply", "--server-side", "-f", file.toString()).stdout()).contains("deployment.apps/ssa-web serverside-applied");
+        Path changed = write("ssa-web.yaml", deployment.replace("replicas: 2", "replicas: 3").replace("  labels: {app: ssa-web}\nspec", "  labels: {app: ssa-web, tier: web}\nspec"));
+        assertThat(kubectl("apply", "--server-side", "-f", changed.toString()).stdout()).contains("deployment.apps/ssa-web serverside-applied");
+        assertThat(kubectl("get", "deployment", "ssa-web", "-o", "jsonpath={.spec.replicas} {.metadata.labels.tier}").stdout()).isEqualTo("3 web");
+        // A label the manager no longer applies, and no one else owns, is removed.
+        kubectl("apply", "--server-side", "-f", write("ssa-web.yaml", deployment.replace("replicas: 2", "replicas: 3")).toString());
+        assertThat(kubectl("get", "deployment", "ssa-web", "-o", "jsonpath={.spec.replicas} {.metadata.labels}").stdout()).isEqualTo("3 {\"app\":\"ssa-web\"}");
+        assertThat(kubectl("get", "deployment", "ssa-web", "-o", "yaml").stdout()).doesNotContain("managedFields");
+        String managed = kubectl("get", "deployment", "ssa-web", "-o", "yaml", "--show-managed-fields").stdout();
+        assertThat(managed).contains("managedFields:", "manager: kubectl", "operation: Apply", "fieldsType: FieldsV1", "f:replicas: {}",
+                "k:{\"name\":\"nginx\"}:", "f:image: {}");
+
+        // An object managed by client-side apply: another manager changing its fields conflicts, unless it forces.
+        String client = deployment.replace("ssa-web", "csa-web");
+        kubectl("apply", "-f", write("csa-web.yaml", client).toString());
+        assertThat(kubectl("get", "deployment", "csa-web", "-o", "jsonpath={.metadata.managedFields[0].manager}", "--show-managed-fields").stdout())
+                .isEqualTo("kubectl-client-side-apply");
+        Path scaledUp = write("csa-web-scaled.yaml", client.replace("replicas: 2", "replicas: 4"));
+        Kubectl.Result conflict = kubectl().run("apply", "--server-side", "--field-manager=scaler", "-f", scaledUp.toString());
+        assertThat(conflict.exitCode()).isNotZero();
+        assertThat(conflict.stderr()).contains("Apply failed with 1 conflict: conflict with \"kubectl-client-side-apply\" using apps/v1: .spec.replicas");
+        assertThat(kubectl("get", "deployment", "csa-web", "-o", "jsonpath={.spec.replicas}").stdout()).isEqualTo("2");
+        kubectl("apply", "--server-side", "--field-manager=scaler", "--force-conflicts", "-f", scaledUp.toString());
+        assertThat(kubectl("get", "deployment", "csa-web", "-o", "jsonpath={.spec.replicas}").stdout()).isEqualTo("4");
+        // kubectl then moves what client-side apply owned to the new manager and applies again, which drops the
+        // client-side apply annotation that no one owns any more.
+        String owners = kubectl("get", "deployment", "csa-web", "-o", "yaml", "--show-managed-fields").stdout();
+        assertThat(owners).contains("manager: scaler", "operation: Apply").doesNotContain("kubectl-client-side-apply", "last-applied-configuration");
+
+        // kubectl's own server-side apply takes over what it applied client-side, without conflicts.
+        kubectl("apply", "-f", write("csa-api.yaml", client.replace("csa-web", "csa-api")).toString());
+        kubectl("apply", "--server-side", "-f", write("csa-api.yaml", client.replace("csa-web", "csa-api").replace("replicas: 2", "replicas: 1")).toString());
+        assertThat(kubectl("get", "deployment", "csa-api", "-o", "jsonpath={.spec.replicas}").stdout()).isEqualTo("1");
+
+        // A server-side dry run changes nothing.
+        kubectl("apply", "--server-side", "--dry-run=server", "-f", write("ssa-dry.yaml", deployment.replace("ssa-web", "ssa-dry")).toString());
+        assertThat(kubectl().run("get", "deployment", "ssa-dry").stderr()).contains("deployments.apps \"ssa-dry\" not found");
+    }
 }

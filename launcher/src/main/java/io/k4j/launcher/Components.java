@@ -16,6 +16,7 @@ final class Components {
         components.add(new ControllerManagerComponent(clients, config.controllers(),
                 Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange(),
                         "root-ca-pem", clients.caCertificatePem()), hostName));
+        components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         return List.copyOf(components);
     }
 }

@@ -67,7 +67,7 @@ public final class StatusException extends RuntimeException {
             joined = builder.append(']').toString();
         }
         List<StatusCause> causes = list.stream()
-                .map(error -> new StatusCause(error.type().causeType(), error.message(), error.field()))
+                .map(error -> new StatusCause(error.type().causeType(), error.errorBody(), error.field()))
                 .toList();
         String qualifiedKind = group.isEmpty() ? kind : kind + "." + group;
         return new StatusException(StatusReason.INVALID, 422, qualifiedKind + " \"" + name + "\" is invalid: " + joined, name, group, kind, causes, null);

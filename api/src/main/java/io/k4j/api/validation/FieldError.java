@@ -101,7 +101,16 @@ public record FieldError(Type type, String field, Object badValue, String detail
      * {@code metadata.name: Invalid value: "A_b": a lowercase RFC 1123 subdomain must consist of …}.
      */
     public String message() {
-        StringBuilder message = new StringBuilder(field).append(": ").append(type.description());
+        return field + ": " + errorBody();
+    }
+
+    /**
+     * The message without the field, as upstream's {@code ErrorBody()}: what {@code Status.details.causes[].message}
+     * carries beside {@code field}, e.g. {@code Invalid value: -1: must be greater than or equal to 0}. kubectl prints
+     * {@code <field>: <body>} from a cause, so a cause message that repeated the field would show it twice.
+     */
+    public String errorBody() {
+        StringBuilder message = new StringBuilder(type.description());
         boolean showsValue = switch (type) {
             case REQUIRED, FORBIDDEN, TOO_LONG, INTERNAL -> false;
             case TOO_MANY -> badValue != null;

@@ -15,6 +15,8 @@ import io.k4j.api.schema.UnknownFields;
 import io.k4j.api.selection.FieldSelector;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.api.selection.SelectorParseException;
+import io.k4j.api.validation.FieldError;
+import io.k4j.api.validation.FieldErrors;
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.registry.generic.CachedObject;
 import io.k4j.apiserver.registry.generic.CreateOnlyResource;
@@ -50,6 +52,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ResourceHandler {
     private static final int MIN_WATCH_TIMEOUT_SECONDS = 1800;
+    private static final String APPLY_PATCH = "application/apply-patch+yaml";
 
     private final StoreRegistry registry;
     private final Map<GroupVersionResource, CreateOnlyResource> createOnly;
@@ -115,18 +118,22 @@ public final class ResourceHandler {
                     throw StatusException.methodNotSupported(type.gvk().group(), type.plural(), "create");
                 }
                 Decoded body = decodeBody(exchange, type);
-                WriteResult result = store.create(namespace, body.object(), context(exchange, user));
+                WriteResult result = store.create(namespace, body.object(), writeContext(exchange, user, "CreateOptions"));
                 addWarnings(exchange, body.warnings(), result.warnings());
                 writeObject(exchange, 201, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
             }
             case "update" -> {
                 Decoded body = decodeBody(exchange, type);
-                WriteResult result = store.update(namespace, info.name(), "", current -> body.object(), context(exchange, user));
+                WriteResult result = store.update(namespace, info.name(), "", current -> body.object(), writeContext(exchange, user, "UpdateOptions"));
                 addWarnings(exchange, body.warnings(), result.warnings());
                 writeObject(exchange, result.created() ? 201 : 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
             }
             case "patch" -> {
                 PatchRequest patch = patchRequest(exchange);
+                if (patch.isApply()) {
+                    serverSideApply(exchange, info, user, store, namespace, "", patch);
+                    return;
+                }
                 List<String> warnings = new ArrayList<>();
                 WriteResult result = store.update(namespace, info.name(), "", current -> {
                     if (current == null) {
@@ -136,7 +143,7 @@ public final class ResourceHandler {
                     warnings.clear();
                     warnings.addAll(checkFields(fieldValidation(exchange), type, patched, List.of()));
                     return patched;
-                }, context(exchange, user));
+                }, writeContext(exchange, user, "PatchOptions"));
                 addWarnings(exchange, warnings, result.warnings());
                 writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
             }
@@ -191,18 +198,22 @@ public final class ResourceHandler {
                         Representation.negotiate(exchange.header("accept"), false));
                 case "update" -> {
                     Decoded body = decodeBody(exchange, type);
-                    WriteResult result = store.update(namespace, info.name(), subresource, current -> body.object(), context(exchange, user));
+                    WriteResult result = store.update(namespace, info.name(), subresource, current -> body.object(), writeContext(exchange, user, "UpdateOptions"));
                     addWarnings(exchange, body.warnings(), result.warnings());
                     writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
                 }
                 case "patch" -> {
                     PatchRequest patch = patchRequest(exchange);
+                    if (patch.isApply()) {
+                        serverSideApply(exchange, info, user, store, namespace, subresource, patch);
+                        return;
+                    }
                     WriteResult result = store.update(namespace, info.name(), subresource, current -> {
                         if (current == null) {
                             throw StatusException.notFound(type.gvk().group(), type.plural(), info.name());
                         }
                         return applyPatch(type, current, patch);
-                    }, context(exchange, user));
+                    }, writeContext(exchange, user, "PatchOptions"));
                     addWarnings(exchange, List.of(), result.warnings());
                     writeObject(exchange, 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
                 }
@@ -524,8 +535,20 @@ public final class ResourceHandler {
         return true;
     }
 
-    private static OperationContext context(HttpExchange exchange, UserInfo user) {
-        return new OperationContext(user, dryRun(exchange), true);
+    /**
+     * The context of a create, update or patch: its changes are recorded for the {@code fieldManager}, or for the
+     * manager upstream derives from the User-Agent when none is given.
+     *
+     * @param optionsKind the options kind upstream names in the 422 for a malformed manager, e.g. {@code CreateOptions}
+     */
+    private static OperationContext writeContext(HttpExchange exchange, UserInfo user, String optionsKind) {
+        String manager = orEmpty(exchange.queryParameter("fieldManager"));
+        FieldErrors errors = FieldManagers.validate(manager);
+        if (!errors.isEmpty()) {
+            throw StatusException.invalid("meta.k8s.io", optionsKind, "", errors);
+        }
+        String effective = manager.isEmpty() ? FieldManagers.fromUserAgent(orEmpty(exchange.header("user-agent"))) : manager;
+        return new OperationContext(user, dryRun(exchange), true, new OperationContext.FieldOwnership.Updated(effective));
     }
 
     private static void addWarnings(HttpExchange exchange, List<String> first, List<String> second) {
@@ -536,20 +559,86 @@ public final class ResourceHandler {
         }
     }
 
-    private record PatchRequest(String contentType, JsonNode patch) {}
+    private record PatchRequest(String contentType, JsonNode patch, List<String> duplicateFields) {
+        boolean isApply() {
+            return contentType.equals(APPLY_PATCH);
+        }
+    }
 
     private PatchRequest patchRequest(HttpExchange exchange) throws IOException {
         String contentType = mediaType(exchange.header("content-type"));
         byte[] body = exchange.body();
-        return switch (contentType) {
+        PatchRequest request = switch (contentType) {
             case "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json" -> {
                 try {
-                    yield new PatchRequest(contentType, Json.mapper().readTree(body));
+                    yield new PatchRequest(contentType, Json.mapper().readTree(body), List.of());
                 } catch (IOException e) {
                     throw StatusException.badRequest("error decoding patch: " + e.getMessage());
                 }
             }
+            case APPLY_PATCH -> {
+                Codec.Decoded decoded;
+                try {
+                    decoded = Codec.decode(body, Codec.Format.YAML);
+                } catch (RuntimeException e) {
+                    throw StatusException.badRequest("error decoding YAML: " + e.getMessage());
+                }
+                JsonNode value = decoded.value().isNull() ? Json.object() : decoded.value();
+                if (!value.isObject()) {
+                    throw StatusException.badRequest("error decoding YAML: json: cannot unmarshal " + (value.isArray() ? "array" : value.isNumber() ? "number" : value.isBoolean() ? "bool" : "string")
+                            + " into Go value of type map[string]interface {}");
+                }
+                yield new PatchRequest(contentType, value, decoded.duplicateFields());
+            }
             default -> throw StatusException.unsupportedMediaType(contentType.isEmpty() ? "\"\"" : contentType);
+        };
+        if (!request.isApply() && exchange.queryParameter("force") != null) {
+            throw StatusException.invalid("meta.k8s.io", "PatchOptions", "",
+                    new FieldErrors().add(FieldError.forbidden("force", "may not be specified for non-apply patch")));
+        }
+        return request;
+    }
+
+    /**
+     * PATCH with {@code application/apply-patch+yaml}: server-side apply of the body for the {@code fieldManager},
+     * creating the object when it does not exist, as upstream's apply patcher.
+     */
+    private void serverSideApply(HttpExchange exchange, RequestInfo info, UserInfo user, GenericStore store, String namespace, String subresource,
+            PatchRequest patch) throws IOException {
+        String manager = orEmpty(exchange.queryParameter("fieldManager"));
+        FieldErrors errors = new FieldErrors();
+        if (manager.isEmpty()) {
+            errors.add(FieldError.required("fieldManager", "is required for apply patch"));
+        }
+        errors.addAll(FieldManagers.validate(manager));
+        if (!errors.isEmpty()) {
+            throw StatusException.invalid("meta.k8s.io", "PatchOptions", "", errors);
+        }
+        boolean force = parseForce(exchange.queryParameter("force"));
+        String validation = fieldValidation(exchange);
+        List<String> warnings = List.of();
+        if (!validation.equals("Ignore") && !patch.duplicateFields().isEmpty()) {
+            if (validation.equals("Strict")) {
+                throw StatusException.badRequest("error strict decoding YAML: " + String.join(", ", patch.duplicateFields()));
+            }
+            warnings = patch.duplicateFields();
+        }
+        ObjectNode configuration = (ObjectNode) patch.patch();
+        OperationContext context = new OperationContext(user, dryRun(exchange), true, new OperationContext.FieldOwnership.Applied(manager));
+        WriteResult result = store.update(namespace, info.name(), subresource,
+                current -> store.applyConfiguration(current, configuration.deepCopy(), subresource, manager, force), context);
+        addWarnings(exchange, warnings, result.warnings());
+        writeObject(exchange, result.created() ? 201 : 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+    }
+
+    private static boolean parseForce(String value) {
+        if (value == null || value.isEmpty()) {
+            return false;
+        }
+        return switch (value) {
+            case "true", "1", "t", "T", "TRUE", "True" -> true;
+            case "false", "0", "f", "F", "FALSE", "False" -> false;
+            default -> throw StatusException.badRequest("force: Invalid value: \"" + value + "\": must be a boolean");
         };
     }
 

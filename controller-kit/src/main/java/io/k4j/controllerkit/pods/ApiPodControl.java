@@ -31,7 +31,11 @@ public final class ApiPodControl implements PodControl {
 
     @Override
     public Pod createPod(String namespace, PodTemplateSpec template, HasMetadata controller, OwnerReference controllerRef) {
-        Pod pod = podFromTemplate(template, controller, controllerRef);
+        return createPod(namespace, podFromTemplate(template, controller, controllerRef), controller);
+    }
+
+    @Override
+    public Pod createPod(String namespace, Pod pod, HasMetadata controller) {
         try {
             Pod created = client.pods().inNamespace(namespace).resource(pod).create();
             events.event(controller, EventRecorder.NORMAL, "SuccessfulCreate", "Created pod: " + created.getMetadata().getName());
@@ -61,7 +65,10 @@ public final class ApiPodControl implements PodControl {
 
     @Override
     public void patchPod(String namespace, String name, String strategicMergePatch) {
-        client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
+        // Patching by name alone makes fabric8 GET the pod first, which controllers' RBAC roles (upstream's) do not
+        // allow; a stub with the name sends only the PATCH.
+        Pod target = new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
+        client.pods().inNamespace(namespace).resource(target).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
     }
 
     /**

@@ -19,6 +19,16 @@ public interface PodControl {
     Pod createPod(String namespace, PodTemplateSpec template, HasMetadata controller, OwnerReference controllerRef);
 
     /**
+     * Creates {@code pod}, already built by the controller (a fixed name or a generateName of its own, as StatefulSets
+     * and indexed Jobs need), with the same events as {@link #createPod(String, PodTemplateSpec, HasMetadata,
+     * OwnerReference)}.
+     *
+     * @return the created pod as the server returned it
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API rejects it
+     */
+    Pod createPod(String namespace, Pod pod, HasMetadata controller);
+
+    /**
      * Deletes a pod on behalf of {@code controller}.
      *
      * @return false when the pod was already gone

@@ -23,14 +23,20 @@ public final class FakePodControl implements PodControl {
     private int createLimit = Integer.MAX_VALUE;
 
     @Override
-    public synchronized Pod createPod(String namespace, PodTemplateSpec template, HasMetadata controller, OwnerReference controllerRef) {
+    public Pod createPod(String namespace, PodTemplateSpec template, HasMetadata controller, OwnerReference controllerRef) {
+        return createPod(namespace, ApiPodControl.podFromTemplate(template, controller, controllerRef), controller);
+    }
+
+    @Override
+    public synchronized Pod createPod(String namespace, Pod pod, HasMetadata controller) {
         if (failures > 0 || created.size() >= createLimit) {
             failures = Math.max(0, failures - 1);
             throw new KubernetesClientException("fake create failure");
         }
-        Pod pod = ApiPodControl.podFromTemplate(template, controller, controllerRef);
         pod.getMetadata().setNamespace(namespace);
-        pod.getMetadata().setName(pod.getMetadata().getGenerateName() + created.size());
+        if (pod.getMetadata().getName() == null) {
+            pod.getMetadata().setName(pod.getMetadata().getGenerateName() + created.size());
+        }
         pod.getMetadata().setUid(UUID.randomUUID().toString());
         created.add(pod);
         return pod;

@@ -68,6 +68,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private final WatchCache cache;
     private final Set<String> selectableFields;
     private final SecureRandom random = new SecureRandom();
+    private final FieldOwnershipRecorder fieldOwnership;
 
     /**
      * @param storage the storage (the same store may back many resources)
@@ -88,6 +89,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         Set<String> fields = new HashSet<>(Set.of("metadata.name", "metadata.namespace"));
         fields.addAll(strategySelectableFieldNames(strategy));
         this.selectableFields = Set.copyOf(fields);
+        this.fieldOwnership = new FieldOwnershipRecorder(type.gvk(), definition, clock);
     }
 
     /** Loads the watch cache; call once before serving. */
@@ -384,7 +386,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         metadata.put("creationTimestamp", now());
         metadata.remove("deletionTimestamp");
         metadata.remove("deletionGracePeriodSeconds");
-        metadata.remove("managedFields");
+        fieldOwnership.beforeCreate(object, context);
         String name = ObjectMetadata.text(object, "name");
         if (context.admit()) {
             admission.admit(attributes(Operation.CREATE, "", namespace, name, object, null, context));
@@ -465,7 +467,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             checkNamespace(updated, namespace);
             strategy.applyDefaults(updated);
             if (current == null) {
-                if (!subresource.isEmpty() || !rules.allowCreateOnUpdate()) {
+                boolean applied = context.fieldOwnership() instanceof OperationContext.FieldOwnership.Applied;
+                // Server-side apply creates whatever the strategy says about creating with an update, as upstream.
+                if (!subresource.isEmpty() || !(rules.allowCreateOnUpdate() || applied)) {
                     throw notFound(name);
                 }
                 metadata.remove("resourceVersion");
@@ -491,6 +495,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             metadata.put("resourceVersion", Long.toString(stored.modRevision()));
             keepSystemFields(updated, current);
             rules.prepareForUpdate(updated, current);
+            fieldOwnership.afterPrepareForUpdate(current, updated, subresource, context);
             if (context.admit()) {
                 admission.admit(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
                 checkNamespace(updated, namespace);
@@ -538,6 +543,19 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         throw StatusException.conflict(type.gvk().group(), type.plural(), name, "too many concurrent updates, please try again");
     }
 
+    /**
+     * Server-side apply of a configuration to the stored object (null to create it), for use in an {@link Updater}:
+     * returns the merged object with its managed fields; write it with a context whose field ownership is
+     * {@link OperationContext.FieldOwnership.Applied}.
+     *
+     * @throws StatusException 409 on conflicts with other managers unless forced, 400 or 500 for a configuration
+     *     that is not of this kind or does not fit its schema
+     */
+    public ObjectNode applyConfiguration(ObjectNode current, ObjectNode configuration, String subresource, String manager, boolean force) {
+        strategyFor(subresource);
+        return fieldOwnership.apply(current, configuration, subresource, manager, force);
+    }
+
     /** An update can never change uid, creationTimestamp, deletionTimestamp or the grace period, as upstream's BeforeUpdate. */
     /** The lease a create or update attaches the object to: a shared one for a time to live, else none. */
     private long leaseForWrite() {
@@ -553,7 +571,6 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         copyField(old, metadata, "creationTimestamp");
         copyField(old, metadata, "deletionTimestamp");
         copyField(old, metadata, "deletionGracePeriodSeconds");
-        metadata.remove("managedFields");
         if (!metadata.has("generation") && old.has("generation")) {
             metadata.set("generation", old.get("generation"));
         }

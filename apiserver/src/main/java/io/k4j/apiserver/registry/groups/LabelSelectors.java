@@ -1,8 +1,10 @@
 package io.k4j.apiserver.registry.groups;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.k4j.api.codec.GoStrings;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.api.selection.SelectorParseException;
+import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +23,66 @@ public final class LabelSelectors {
     /** Upstream's {@code ValidateLabelSelector}; a missing selector is valid here (callers require it). */
     public static void validate(FieldErrors errors, JsonNode selector, String field) {
         errors.addAll(LabelSelector.validate(selector, field));
+    }
+
+    /**
+     * Upstream's {@code ValidateImmutableField} on a {@code spec.selector}: a changed selector is reported with the
+     * new value printed as Go's {@code %#v} prints a {@code metav1.LabelSelector}, which is what kubectl shows, e.g.
+     * {@code v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}.
+     */
+    public static void immutable(FieldErrors errors, JsonNode newSelector, JsonNode oldSelector, String field) {
+        if (!Json.semanticEquals(newSelector, oldSelector)) {
+            errors.add(FieldError.invalid(field, new Validators.Literal(goLiteral(newSelector)), Validators.IMMUTABLE));
+        }
+    }
+
+    /** A selector as Go's {@code %#v} prints a {@code metav1.LabelSelector} value; {@code null} when absent. */
+    public static String goLiteral(JsonNode selector) {
+        if (selector == null || selector.isNull() || selector.isMissingNode()) {
+            return "null";
+        }
+        StringBuilder text = new StringBuilder("v1.LabelSelector{MatchLabels:");
+        JsonNode matchLabels = selector.get("matchLabels");
+        if (matchLabels == null || matchLabels.isNull()) {
+            text.append("map[string]string(nil)");
+        } else {
+            TreeMap<String, String> sorted = new TreeMap<>();
+            matchLabels.properties().forEach(entry -> sorted.put(entry.getKey(), entry.getValue().asText()));
+            text.append("map[string]string{");
+            boolean first = true;
+            for (Map.Entry<String, String> entry : sorted.entrySet()) {
+                text.append(first ? "" : ", ").append(GoStrings.quote(entry.getKey())).append(':').append(GoStrings.quote(entry.getValue()));
+                first = false;
+            }
+            text.append('}');
+        }
+        text.append(", MatchExpressions:");
+        JsonNode expressions = selector.get("matchExpressions");
+        if (expressions == null || expressions.isNull()) {
+            text.append("[]v1.LabelSelectorRequirement(nil)");
+        } else {
+            text.append("[]v1.LabelSelectorRequirement{");
+            for (int index = 0; index < expressions.size(); index++) {
+                JsonNode expression = expressions.get(index);
+                text.append(index == 0 ? "" : ", ")
+                        .append("v1.LabelSelectorRequirement{Key:").append(GoStrings.quote(expression.path("key").asText()))
+                        .append(", Operator:").append(GoStrings.quote(expression.path("operator").asText()))
+                        .append(", Values:");
+                JsonNode values = expression.get("values");
+                if (values == null || values.isNull()) {
+                    text.append("[]string(nil)");
+                } else {
+                    text.append("[]string{");
+                    for (int valueIndex = 0; valueIndex < values.size(); valueIndex++) {
+                        text.append(valueIndex == 0 ? "" : ", ").append(GoStrings.quote(values.get(valueIndex).asText()));
+                    }
+                    text.append('}');
+                }
+                text.append('}');
+            }
+            text.append('}');
+        }
+        return text.append('}').toString();
     }
 
     /** Whether the selector has no requirement at all (present but empty). */

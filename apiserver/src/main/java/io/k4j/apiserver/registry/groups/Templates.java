@@ -75,7 +75,7 @@ public final class Templates {
         }
         LabelSelectors.validate(errors, selector, "spec.selector");
         if (LabelSelectors.isEmpty(selector)) {
-            errors.add(FieldError.invalid("spec.selector", Validators.display(selector), "empty selector is invalid for " + kindName));
+            errors.add(FieldError.invalid("spec.selector", new Validators.Literal(LabelSelectors.goLiteral(selector)), "empty selector is invalid for " + kindName));
         }
     }
 }

@@ -25,4 +25,15 @@ class LabelSelectorsTest {
         assertThat(LabelSelectors.matches(json("{}"), labels)).contains(true);
         assertThat(LabelSelectors.matches(MissingNode.getInstance(), labels)).contains(false);
     }
+
+    @Test
+    void printsSelectorsAsGoPrintsThemInFieldErrors() {
+        assertThat(LabelSelectors.goLiteral(json("{'matchLabels': {'tier': 'front', 'app': 'web'}}")))
+                .isEqualTo("v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", \"tier\":\"front\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}");
+        assertThat(LabelSelectors.goLiteral(json("{'matchExpressions': [{'key': 'env', 'operator': 'In', 'values': ['a']}, {'key': 'x', 'operator': 'Exists'}]}")))
+                .isEqualTo("v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement{"
+                        + "v1.LabelSelectorRequirement{Key:\"env\", Operator:\"In\", Values:[]string{\"a\"}}, "
+                        + "v1.LabelSelectorRequirement{Key:\"x\", Operator:\"Exists\", Values:[]string(nil)}}}");
+        assertThat(LabelSelectors.goLiteral(MissingNode.getInstance())).isEqualTo("null");
+    }
 }

@@ -75,7 +75,7 @@ public final class DeploymentStrategy extends SpecAndStatusStrategy {
     @Override
     public FieldErrors validateUpdate(ObjectNode newObject, ObjectNode oldObject) {
         FieldErrors errors = validateSpec(newObject);
-        Validators.immutable(errors, Json.at(newObject, "spec", "selector"), Json.at(oldObject, "spec", "selector"), "spec.selector");
+        LabelSelectors.immutable(errors, Json.at(newObject, "spec", "selector"), Json.at(oldObject, "spec", "selector"), "spec.selector");
         return errors;
     }
 

@@ -108,6 +108,32 @@ public final class StatefulSetStrategy extends SpecAndStatusStrategy {
         return errors;
     }
 
+    /**
+     * The template as its pods will look: the controller adds a volume per volumeClaimTemplate, so mounts of a
+     * claim's name are valid (upstream never rejects them).
+     */
+    private static ObjectNode withClaimVolumes(ObjectNode template, JsonNode spec) {
+        if (Json.elements(spec, "volumeClaimTemplates").isEmpty()) {
+            return template;
+        }
+        ObjectNode copy = template.deepCopy();
+        ObjectNode podSpec = Json.object(copy, "spec");
+        com.fasterxml.jackson.databind.node.ArrayNode volumes = podSpec.withArray("volumes");
+        for (JsonNode claim : Json.elements(spec, "volumeClaimTemplates")) {
+            String name = Json.string(claim, "metadata", "name");
+            boolean declared = false;
+            for (JsonNode volume : volumes) {
+                declared |= name.equals(Json.string(volume, "name"));
+            }
+            if (!name.isEmpty() && !declared) {
+                ObjectNode volume = volumes.addObject();
+                volume.put("name", name);
+                volume.putObject("persistentVolumeClaim").put("claimName", name);
+            }
+        }
+        return copy;
+    }
+
     private FieldErrors validateSpec(ObjectNode object) {
         FieldErrors errors = new FieldErrors();
         JsonNode spec = Json.at(object, "spec");
@@ -152,7 +178,7 @@ public final class StatefulSetStrategy extends SpecAndStatusStrategy {
             if (!LabelSelectors.isEmpty(selector) && LabelSelectors.matches(selector, labels).orElse(true) == Boolean.FALSE) {
                 errors.add(FieldError.invalid("spec.template.metadata.labels", GoMaps.render(labels), Templates.SELECTOR_MISMATCH));
             }
-            errors.addAll(podTemplates.validate((ObjectNode) template, "spec.template"));
+            errors.addAll(podTemplates.validate(withClaimVolumes((ObjectNode) template, spec), "spec.template"));
         }
         String restartPolicy = Json.string(template, "spec", "restartPolicy");
         if (!restartPolicy.equals("Always")) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.cron.CronSchedule;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;

@@ -70,7 +70,8 @@ class DeploymentStrategyTest {
         assertThat(messages(strategy.validate(missing))).containsExactly("spec.selector: Required value");
 
         assertThat(messages(strategy.validate(defaulted(deployment("{}", "{'app': 'web'}")))))
-                .containsExactly("spec.selector: Invalid value: {\"matchLabels\":{}}: empty selector is invalid for deployment");
+                .containsExactly("spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: "
+                        + "empty selector is invalid for deployment");
     }
 
     @Test
@@ -111,7 +112,8 @@ class DeploymentStrategyTest {
         ObjectNode updated = defaulted(deployment("{'app': 'web', 'tier': 'front'}", "{'app': 'web', 'tier': 'front'}"));
 
         assertThat(messages(strategy.validateUpdate(updated, old)))
-                .containsExactly("spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web\",\"tier\":\"front\"}}: field is immutable");
+                .containsExactly("spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", \"tier\":\"front\"}, "
+                        + "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable");
     }
 
     @Test

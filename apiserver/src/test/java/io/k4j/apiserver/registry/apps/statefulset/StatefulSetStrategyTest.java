@@ -39,6 +39,19 @@ class StatefulSetStrategyTest {
     }
 
     @Test
+    void containersMayMountTheVolumeClaimTemplates() {
+        ObjectNode object = statefulSet();
+        ObjectNode container = (ObjectNode) object.at("/spec/template/spec/containers/0");
+        container.putArray("volumeMounts").addObject().put("name", "data").put("mountPath", "/var/lib/db");
+
+        assertThat(messages(strategy.validate(object))).isEmpty();
+        assertThat(object.at("/spec/template/spec/volumes").isMissingNode()).isTrue();
+
+        container.withArray("volumeMounts").addObject().put("name", "missing").put("mountPath", "/other");
+        assertThat(messages(strategy.validate(object))).singleElement().asString().contains("volumeMounts[1].name: Not found: \"missing\"");
+    }
+
+    @Test
     void rejectsUnknownPoliciesAndStrategies() {
         ObjectNode object = statefulSet();
         ((ObjectNode) object.get("spec")).put("podManagementPolicy", "Eager");

@@ -1,9 +1,11 @@
-package io.k4j.apiserver.registry.batch.cronjob;
+package io.k4j.api.cron;
 
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -17,14 +19,20 @@ import java.util.regex.Pattern;
  * (minute, hour, day of month, month, day of week) with lists, ranges, steps, {@code *}, {@code ?} and month and
  * day names; the descriptors {@code @yearly}, {@code @annually}, {@code @monthly}, {@code @weekly},
  * {@code @daily}, {@code @midnight}, {@code @hourly} and {@code @every <duration>}; and an optional
- * {@code TZ=}/{@code CRON_TZ=} prefix. Error messages are upstream's. Immutable and thread-safe.
+ * {@code TZ=}/{@code CRON_TZ=} prefix. Error messages are upstream's. {@link #next} gives the activation times as
+ * robfig/cron's {@code SpecSchedule.Next}, which the CronJob controller uses. Immutable and thread-safe.
  *
  * @param zone the zone of a {@code TZ=} prefix, if any
- * @param fields the allowed values of the five fields as bit sets (bit n set when value n matches), or all
- *     zero for an {@code @every} schedule
+ * @param fields the allowed values of the five fields as bit sets (bit n set when value n matches, and
+ *     {@link #STAR_BIT} when the field was written as {@code *} or {@code ?} without a step), or all zero for an
+ *     {@code @every} schedule
  * @param interval the interval of an {@code @every} schedule
  */
 public record CronSchedule(Optional<ZoneId> zone, List<Long> fields, Optional<Duration> interval) {
+    /** Marks a field written as a wildcard: day-of-month and day-of-week then combine with AND instead of OR. */
+    public static final long STAR_BIT = 1L << 63;
+    /** robfig/cron gives up looking for a next time after five years. */
+    private static final int YEARS_TO_SEARCH = 5;
     private static final Bounds MINUTES = new Bounds(0, 59, Map.of());
     private static final Bounds HOURS = new Bounds(0, 23, Map.of());
     private static final Bounds DAYS_OF_MONTH = new Bounds(1, 31, Map.of());
@@ -167,9 +175,11 @@ public record CronSchedule(Optional<ZoneId> zone, List<Long> fields, Optional<Du
         boolean single = lowAndHigh.length == 1;
         int start;
         int end;
+        long extra = 0;
         if (lowAndHigh[0].equals("*") || lowAndHigh[0].equals("?")) {
             start = bounds.min();
             end = bounds.max();
+            extra = STAR_BIT;
         } else {
             start = intOrName(lowAndHigh[0], bounds);
             if (lowAndHigh.length == 1) {
@@ -189,6 +199,10 @@ public record CronSchedule(Optional<ZoneId> zone, List<Long> fields, Optional<Du
             if (single) {
                 end = bounds.max();
             }
+            // "*/2" selects every other value, so it is no longer a wildcard for the day-matching rule.
+            if (step > 1) {
+                extra = 0;
+            }
         } else {
             throw new InvalidScheduleException("too many slashes: " + expression);
         }
@@ -204,11 +218,63 @@ public record CronSchedule(Optional<ZoneId> zone, List<Long> fields, Optional<Du
         if (step == 0) {
             throw new InvalidScheduleException("step of range should be a positive number: " + expression);
         }
-        long bits = 0;
+        long bits = extra;
         for (int value = start; value <= end; value += step) {
             bits |= 1L << value;
         }
         return bits;
+    }
+
+    /**
+     * The first activation strictly after {@code after}, in the schedule's {@code TZ=} zone if it has one, else in
+     * {@code after}'s zone; empty when there is none within five years (e.g. {@code 0 0 30 2 *}).
+     */
+    public Optional<ZonedDateTime> next(ZonedDateTime after) {
+        if (interval.isPresent()) {
+            // @every: at least one second, whole seconds, counted from the previous activation.
+            long seconds = Math.max(1, interval.get().getSeconds());
+            return Optional.of(after.truncatedTo(ChronoUnit.SECONDS).plusSeconds(seconds));
+        }
+        ZoneId location = zone.orElse(after.getZone());
+        ZonedDateTime original = after.withZoneSameInstant(location);
+        ZonedDateTime time = original.truncatedTo(ChronoUnit.MINUTES).plusMinutes(1);
+        int yearLimit = time.getYear() + YEARS_TO_SEARCH;
+        while (time.getYear() <= yearLimit) {
+            if (!matches(fields.get(3), time.getMonthValue())) {
+                time = time.toLocalDate().withDayOfMonth(1).plusMonths(1).atStartOfDay(location);
+                continue;
+            }
+            if (!dayMatches(time)) {
+                time = time.toLocalDate().plusDays(1).atStartOfDay(location);
+                continue;
+            }
+            if (!matches(fields.get(1), time.getHour())) {
+                time = time.truncatedTo(ChronoUnit.HOURS).plusHours(1);
+                continue;
+            }
+            if (!matches(fields.get(0), time.getMinute())) {
+                time = time.plusMinutes(1);
+                continue;
+            }
+            return Optional.of(time.withZoneSameInstant(after.getZone()));
+        }
+        return Optional.empty();
+    }
+
+    private boolean dayMatches(ZonedDateTime time) {
+        long daysOfMonth = fields.get(2);
+        long daysOfWeek = fields.get(4);
+        boolean dayOfMonthMatches = matches(daysOfMonth, time.getDayOfMonth());
+        boolean dayOfWeekMatches = matches(daysOfWeek, time.getDayOfWeek().getValue() % 7);
+        // As in cron: when either day field is a wildcard both must match, otherwise either may.
+        if ((daysOfMonth & STAR_BIT) != 0 || (daysOfWeek & STAR_BIT) != 0) {
+            return dayOfMonthMatches && dayOfWeekMatches;
+        }
+        return dayOfMonthMatches || dayOfWeekMatches;
+    }
+
+    private static boolean matches(long bits, int value) {
+        return (bits & (1L << value)) != 0;
     }
 
     private static int intOrName(String text, Bounds bounds) throws InvalidScheduleException {

@@ -1,0 +1,91 @@
+package io.k4j.api.apply;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The total order on JSON values structured-merge-diff uses to sort keys and set entries: null, then numbers (by
+ * value), strings, booleans, lists and maps. Thread-safe (stateless).
+ */
+final class Values {
+    private Values() {}
+
+    static int compare(JsonNode left, JsonNode right) {
+        int rank = Integer.compare(rank(left), rank(right));
+        if (rank != 0) {
+            return rank;
+        }
+        return switch (rank(left)) {
+            case 0 -> 0;
+            case 1 -> left.isIntegralNumber() && right.isIntegralNumber()
+                    ? left.bigIntegerValue().compareTo(right.bigIntegerValue())
+                    : Double.compare(left.asDouble(), right.asDouble());
+            case 2 -> left.asText().compareTo(right.asText());
+            case 3 -> Boolean.compare(left.asBoolean(), right.asBoolean());
+            case 4 -> compareLists(left, right);
+            default -> compareMaps(left, right);
+        };
+    }
+
+    private static int rank(JsonNode value) {
+        if (value == null || value.isNull() || value.isMissingNode()) {
+            return 0;
+        }
+        if (value.isNumber()) {
+            return 1;
+        }
+        if (value.isTextual() || value.isBinary()) {
+            return 2;
+        }
+        if (value.isBoolean()) {
+            return 3;
+        }
+        return value.isArray() ? 4 : 5;
+    }
+
+    private static int compareLists(JsonNode left, JsonNode right) {
+        for (int i = 0; ; i++) {
+            if (i >= left.size() || i >= right.size()) {
+                return Integer.compare(left.size(), right.size());
+            }
+            int byItem = compare(left.get(i), right.get(i));
+            if (byItem != 0) {
+                return byItem;
+            }
+        }
+    }
+
+    private static int compareMaps(JsonNode left, JsonNode right) {
+        List<String> leftNames = sortedNames(left);
+        List<String> rightNames = sortedNames(right);
+        for (int i = 0; ; i++) {
+            if (i >= leftNames.size() || i >= rightNames.size()) {
+                return Integer.compare(leftNames.size(), rightNames.size());
+            }
+            int byName = leftNames.get(i).compareTo(rightNames.get(i));
+            if (byName != 0) {
+                return byName;
+            }
+            int byValue = compare(left.get(leftNames.get(i)), right.get(rightNames.get(i)));
+            if (byValue != 0) {
+                return byValue;
+            }
+        }
+    }
+
+    private static List<String> sortedNames(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
+            names.add(it.next());
+        }
+        names.sort(null);
+        return names;
+    }
+
+    /** Equality as the order sees it: numbers by value whatever node type holds them. */
+    static boolean equal(JsonNode left, JsonNode right) {
+        return compare(left, right) == 0;
+    }
+}

@@ -1,0 +1,82 @@
+package io.k4j.api.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.k4j.api.codec.Json;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FieldSetTest {
+    private static final PathElement SPEC = new PathElement.Field("spec");
+    private static final PathElement CONTAINERS = new PathElement.Field("containers");
+    private static final PathElement NGINX = new PathElement.Key(List.of(new PathElement.KeyField("name", TextNode.valueOf("nginx"))));
+    private static final PathElement IMAGE = new PathElement.Field("image");
+
+    @Test
+    void encodesMembersChildrenAndSelfMarkersAsUpstream() {
+        FieldSet set = FieldSet.of(List.of(
+                List.of(SPEC, CONTAINERS, NGINX),
+                List.of(SPEC, CONTAINERS, NGINX, IMAGE),
+                List.of(SPEC, CONTAINERS, NGINX, new PathElement.Field("name")),
+                List.of(SPEC, new PathElement.Field("replicas")),
+                List.of(new PathElement.Field("metadata"), new PathElement.Field("finalizers"), new PathElement.Value(TextNode.valueOf("a")))));
+
+        assertThat(Json.writeString(set.toFieldsV1())).isEqualTo(
+                "{\"f:metadata\":{\"f:finalizers\":{\"v:\\\"a\\\"\":{}}},"
+                        + "\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},\"f:image\":{},\"f:name\":{}}},\"f:replicas\":{}}}");
+        assertThat(FieldSet.fromFieldsV1(set.toFieldsV1())).isEqualTo(set);
+    }
+
+    @Test
+    void parsesEveryElementType() {
+        FieldSet set = FieldSet.fromFieldsV1(Json.read("""
+                {"f:spec":{"f:ports":{"k:{\\"protocol\\":\\"TCP\\",\\"port\\":80}":{".":{},"f:port":{}}},"f:list":{"i:3":{}}}}
+                """));
+
+        PathElement port = new PathElement.Key(List.of(new PathElement.KeyField("port", IntNode.valueOf(80)), new PathElement.KeyField("protocol", TextNode.valueOf("TCP"))));
+        assertThat(set.has(List.of(SPEC, new PathElement.Field("ports"), port))).isTrue();
+        assertThat(set.has(List.of(SPEC, new PathElement.Field("ports"), port, new PathElement.Field("port")))).isTrue();
+        assertThat(set.has(List.of(SPEC, new PathElement.Field("list"), new PathElement.Index(3)))).isTrue();
+        assertThat(set.has(List.of(SPEC))).isFalse();
+        // key fields are written sorted by name whatever order they came in
+        assertThat(Json.writeString(set.toFieldsV1())).contains("k:{\\\"port\\\":80,\\\"protocol\\\":\\\"TCP\\\"}");
+    }
+
+    @Test
+    void rejectsMalformedFieldsV1() {
+        assertThatThrownBy(() -> FieldSet.fromFieldsV1(Json.read("{\"x:spec\":{}}"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FieldSet.fromFieldsV1(Json.read("{\"f:spec\":1}"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FieldSet.fromFieldsV1(Json.read("[]"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void displaysPathsAsUpstream() {
+        assertThat(FieldSet.display(List.of(SPEC, CONTAINERS, NGINX, IMAGE))).isEqualTo(".spec.containers[name=\"nginx\"].image");
+        assertThat(FieldSet.display(List.of(new PathElement.Field("finalizers"), new PathElement.Value(TextNode.valueOf("x"))))).isEqualTo(".finalizers[=\"x\"]");
+        assertThat(FieldSet.display(List.of(new PathElement.Field("args"), new PathElement.Index(0)))).isEqualTo(".args[0]");
+    }
+
+    @Test
+    void setOperations() {
+        FieldSet left = FieldSet.of(List.of(List.of(SPEC, CONTAINERS, NGINX), List.of(SPEC, CONTAINERS, NGINX, IMAGE), List.of(SPEC, new PathElement.Field("replicas"))));
+        FieldSet right = FieldSet.of(List.of(List.of(SPEC, CONTAINERS, NGINX), List.of(SPEC, new PathElement.Field("paused"))));
+
+        assertThat(left.intersection(right).paths()).containsExactly(List.of(SPEC, CONTAINERS, NGINX));
+        assertThat(left.difference(right).paths()).containsExactly(List.of(SPEC, new PathElement.Field("replicas")), List.of(SPEC, CONTAINERS, NGINX, IMAGE));
+        assertThat(left.recursiveDifference(right).paths()).containsExactly(List.of(SPEC, new PathElement.Field("replicas")));
+        assertThat(left.union(right).paths()).hasSize(4);
+        assertThat(left.difference(left).isEmpty()).isTrue();
+    }
+
+    @Test
+    void ordersElementsAsUpstream() {
+        PathElement two = new PathElement.Value(IntNode.valueOf(2));
+        PathElement ten = new PathElement.Value(IntNode.valueOf(10));
+        PathElement text = new PathElement.Value(TextNode.valueOf("a"));
+        assertThat(List.of(new PathElement.Index(0), text, ten, NGINX, two, SPEC).stream().sorted().toList())
+                .containsExactly(SPEC, NGINX, two, ten, text, new PathElement.Index(0));
+    }
+}

@@ -1,0 +1,210 @@
+package io.k4j.scheduler.framework;
+
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Aggregated scheduling information of one node: the node, its pods (bound and assumed), the resources they request,
+ * the host ports they use, the images present and the pods with (anti-)affinity. The scheduler cache keeps one
+ * mutable instance per node; snapshots hold copies that are never changed once a cycle reads them. Not thread-safe.
+ */
+public final class NodeInfo {
+    private static final AtomicLong NEXT_GENERATION = new AtomicLong();
+
+    private Node node;
+    private String name;
+    private final List<PodInfo> pods;
+    private final List<PodInfo> podsWithAffinity;
+    private final List<PodInfo> podsWithRequiredAntiAffinity;
+    private final List<HostPort> usedPorts;
+    private final Resource requested;
+    private final Resource nonZeroRequested;
+    private Resource allocatable;
+    private Map<String, ImageStateSummary> imageStates;
+    private long generation;
+
+    public NodeInfo() {
+        this.pods = new ArrayList<>();
+        this.podsWithAffinity = new ArrayList<>();
+        this.podsWithRequiredAntiAffinity = new ArrayList<>();
+        this.usedPorts = new ArrayList<>();
+        this.requested = new Resource();
+        this.nonZeroRequested = new Resource();
+        this.allocatable = new Resource();
+        this.imageStates = Map.of();
+        this.name = "";
+        this.generation = nextGeneration();
+    }
+
+    private NodeInfo(NodeInfo other) {
+        this.node = other.node;
+        this.name = other.name;
+        this.pods = new ArrayList<>(other.pods);
+        this.podsWithAffinity = new ArrayList<>(other.podsWithAffinity);
+        this.podsWithRequiredAntiAffinity = new ArrayList<>(other.podsWithRequiredAntiAffinity);
+        this.usedPorts = new ArrayList<>(other.usedPorts);
+        this.requested = other.requested.copy();
+        this.nonZeroRequested = other.nonZeroRequested.copy();
+        this.allocatable = other.allocatable;
+        this.imageStates = other.imageStates;
+        this.generation = other.generation;
+    }
+
+    /** A NodeInfo for a node and its pods, as tests and simulations build them. */
+    public static NodeInfo of(Node node, PodInfo... pods) {
+        NodeInfo nodeInfo = new NodeInfo();
+        nodeInfo.setNode(node);
+        for (PodInfo pod : pods) {
+            nodeInfo.addPod(pod);
+        }
+        return nodeInfo;
+    }
+
+    public static long nextGeneration() {
+        return NEXT_GENERATION.incrementAndGet();
+    }
+
+    /** An independent copy with the same generation. */
+    public NodeInfo copy() {
+        return new NodeInfo(this);
+    }
+
+    /** The node, or null while only pods bound to a not-yet-seen node are known. */
+    public Node node() {
+        return node;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void setNode(Node node) {
+        this.node = node;
+        this.name = node.getMetadata().getName();
+        this.allocatable = node.getStatus() == null ? new Resource() : Resource.of(node.getStatus().getAllocatable());
+        this.generation = nextGeneration();
+    }
+
+    /** Forgets the node object but keeps its pods, as upstream does while pods of a deleted node remain. */
+    public void removeNode() {
+        this.node = null;
+        this.generation = nextGeneration();
+    }
+
+    public void setImageStates(Map<String, ImageStateSummary> imageStates) {
+        this.imageStates = Map.copyOf(imageStates);
+        this.generation = nextGeneration();
+    }
+
+    /** Replaces the image summaries of a snapshot copy without changing its generation. */
+    public void refreshImageStates(Map<String, ImageStateSummary> imageStates) {
+        this.imageStates = Map.copyOf(imageStates);
+    }
+
+    public Map<String, ImageStateSummary> imageStates() {
+        return imageStates;
+    }
+
+    public List<PodInfo> pods() {
+        return pods;
+    }
+
+    public List<PodInfo> podsWithAffinity() {
+        return podsWithAffinity;
+    }
+
+    public List<PodInfo> podsWithRequiredAntiAffinity() {
+        return podsWithRequiredAntiAffinity;
+    }
+
+    public List<HostPort> usedPorts() {
+        return usedPorts;
+    }
+
+    /** The sum of the pods' requests; do not modify. */
+    public Resource requested() {
+        return requested;
+    }
+
+    /** The sum of the pods' non-zero requests (scoring's view); do not modify. */
+    public Resource nonZeroRequested() {
+        return nonZeroRequested;
+    }
+
+    /** The node's allocatable resources; do not modify. */
+    public Resource allocatable() {
+        return allocatable;
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    public String label(String key) {
+        if (node == null || node.getMetadata().getLabels() == null) {
+            return null;
+        }
+        return node.getMetadata().getLabels().get(key);
+    }
+
+    public Map<String, String> labels() {
+        if (node == null || node.getMetadata().getLabels() == null) {
+            return Map.of();
+        }
+        return node.getMetadata().getLabels();
+    }
+
+    public void addPod(PodInfo pod) {
+        pods.add(pod);
+        if (pod.hasAffinity()) {
+            podsWithAffinity.add(pod);
+        }
+        if (!pod.requiredAntiAffinityTerms().isEmpty()) {
+            podsWithRequiredAntiAffinity.add(pod);
+        }
+        requested.add(pod.requests());
+        nonZeroRequested.add(pod.nonZeroRequests());
+        usedPorts.addAll(pod.hostPorts());
+        generation = nextGeneration();
+    }
+
+    /** Removes the pod with the given UID; returns whether it was there. */
+    public boolean removePod(String uid) {
+        PodInfo removed = null;
+        for (int i = 0; i < pods.size(); i++) {
+            if (pods.get(i).uid().equals(uid)) {
+                removed = pods.remove(i);
+                break;
+            }
+        }
+        if (removed == null) {
+            return false;
+        }
+        removeByUid(podsWithAffinity, uid);
+        removeByUid(podsWithRequiredAntiAffinity, uid);
+        requested.subtract(removed.requests());
+        nonZeroRequested.subtract(removed.nonZeroRequests());
+        for (HostPort port : removed.hostPorts()) {
+            usedPorts.remove(port);
+        }
+        generation = nextGeneration();
+        return true;
+    }
+
+    private static void removeByUid(List<PodInfo> list, String uid) {
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i).uid().equals(uid)) {
+                list.remove(i);
+                return;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NodeInfo[" + name + ", pods=" + pods.size() + ", requested=" + requested + "]";
+    }
+}

@@ -1,0 +1,63 @@
+package io.k4j.scheduler.framework;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+
+/**
+ * Runs an index loop over a shared pool in chunks, as upstream's {@code parallelize.Parallelizer}. Small loops run on
+ * the calling thread, where the handoff would cost more than the work. Thread-safe.
+ */
+public final class Parallelizer {
+    private static final int MINIMUM_PIECES_FOR_PARALLELISM = 64;
+
+    private final ForkJoinPool pool;
+    private final int parallelism;
+
+    public Parallelizer(int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be positive: " + parallelism);
+        }
+        this.parallelism = parallelism;
+        this.pool = parallelism == 1 ? null : new ForkJoinPool(parallelism);
+    }
+
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** Calls {@code work} for every index in [0, pieces); returns when all calls returned. */
+    public void until(int pieces, IntConsumer work) {
+        if (pool == null || pieces < MINIMUM_PIECES_FOR_PARALLELISM) {
+            for (int i = 0; i < pieces; i++) {
+                work.accept(i);
+            }
+            return;
+        }
+        int chunk = Math.max(1, (int) Math.sqrt(pieces));
+        AtomicInteger next = new AtomicInteger();
+        Runnable worker = () -> {
+            int start;
+            while ((start = next.getAndAdd(chunk)) < pieces) {
+                int end = Math.min(pieces, start + chunk);
+                for (int i = start; i < end; i++) {
+                    work.accept(i);
+                }
+            }
+        };
+        java.util.concurrent.ForkJoinTask<?>[] tasks = new java.util.concurrent.ForkJoinTask<?>[parallelism - 1];
+        for (int i = 0; i < tasks.length; i++) {
+            tasks[i] = pool.submit(worker);
+        }
+        worker.run();
+        for (java.util.concurrent.ForkJoinTask<?> task : tasks) {
+            task.join();
+        }
+    }
+
+    public void shutdown() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+}
