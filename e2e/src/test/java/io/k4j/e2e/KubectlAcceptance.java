@@ -298,6 +298,32 @@ abstract class KubectlAcceptance {
     }
 
     @Test
+    @Order(13)
+    void rbacWritesCannotGrantMoreThanTheWriterHolds() {
+        kubectl("create", "role", "rbac-writer", "-n", "team-a", "--verb=create,get", "--resource=roles,rolebindings");
+        kubectl("create", "rolebinding", "jane-rbac-writer", "-n", "team-a", "--role=rbac-writer", "--user=jane");
+        // The authorizer's policy follows RBAC changes through a watch, so the new rights apply within moments.
+        await().atMost(Duration.ofSeconds(20)).until(() -> kubectl().run("auth", "can-i", "create", "roles", "-n", "team-a", "--as=jane").exitCode() == 0);
+
+        Kubectl.Result escalatingRole = kubectl().run("create", "role", "secret-reader", "-n", "team-a", "--verb=get", "--resource=secrets", "--as=jane");
+        assertThat(escalatingRole.exitCode()).isNotZero();
+        assertThat(escalatingRole.stderr()).contains("roles.rbac.authorization.k8s.io \"secret-reader\" is forbidden: user \"jane\" (groups=",
+                "is attempting to grant RBAC permissions not currently held:", "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\"]}");
+
+        Kubectl.Result escalatingBinding = kubectl().run("create", "rolebinding", "jane-admin", "-n", "team-a", "--clusterrole=cluster-admin", "--user=jane", "--as=jane");
+        assertThat(escalatingBinding.exitCode()).isNotZero();
+        assertThat(escalatingBinding.stderr()).contains("rolebindings.rbac.authorization.k8s.io \"jane-admin\" is forbidden: user \"jane\"",
+                "is attempting to grant RBAC permissions not currently held:");
+
+        assertThat(kubectl("create", "role", "pod-viewer", "-n", "team-a", "--verb=get,list", "--resource=pods", "--as=jane").stdout())
+                .contains("role.rbac.authorization.k8s.io/pod-viewer created");
+        // Binding a role needs its rules, read from the same policy the authorizer uses: wait until it knows the new role.
+        await().atMost(Duration.ofSeconds(20)).until(() -> kubectl().run("create", "rolebinding", "pod-viewer", "-n", "team-a", "--role=pod-viewer",
+                "--user=joe", "--as=jane").stdout().contains("rolebinding.rbac.authorization.k8s.io/pod-viewer created"));
+        assertThat(kubectl().run("get", "role", "secret-reader", "-n", "team-a").exitCode()).isNotZero();
+    }
+
+    @Test
     @Order(14)
     void createTokenForTheDefaultServiceAccount() {
         String token = kubectl("create", "token", "default").stdout().trim();

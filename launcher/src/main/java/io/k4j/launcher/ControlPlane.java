@@ -22,6 +22,7 @@ import io.k4j.apiserver.authorization.UnionAuthorizer;
 import io.k4j.apiserver.authorization.node.NodeAuthorizer;
 import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
 import io.k4j.apiserver.authorization.rbac.ClusterRoleAggregator;
+import io.k4j.apiserver.authorization.rbac.EscalationCheck;
 import io.k4j.apiserver.authorization.rbac.RbacAuthorizer;
 import io.k4j.apiserver.authorization.rbac.RbacPolicySource;
 import io.k4j.apiserver.discovery.HealthCheck;
@@ -141,8 +142,8 @@ final class ControlPlane implements AutoCloseable {
         Authorizer authorizer = new UnionAuthorizer(authorizers);
         Impersonator impersonator = new Impersonator(authorizer);
 
-        List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock).definitions());
-        resources.addAll(new GroupResources(clock, new CorePodTemplateRules()).definitions());
+        List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock, config.eventTtl()).definitions());
+        resources.addAll(new GroupResources(clock, new CorePodTemplateRules(), config.eventTtl()).definitions());
         resources = withHandler(resources, "serviceaccounts", new TokenRequestHandler(issuer, apiAudiences, registry, true));
         resources = withHandler(resources, "replicationcontrollers", ScaleSubresource.forLabelMap());
 
@@ -155,7 +156,7 @@ final class ControlPlane implements AutoCloseable {
                 .authenticators(authenticators)
                 .impersonator((requester, request) -> impersonator.impersonate(requester, request.headers()))
                 .authorizers(authorizers)
-                .admissionPlugins(AdmissionPlugins.create(registry))
+                .admissionPlugins(AdmissionPlugins.create(registry, new EscalationCheck(rbacPolicy, rbac, authorizer)))
                 .resources(resources)
                 .createOnlyResources(List.of(
                         new TokenReviewResource(tokenAuthenticators, apiAudiences),

@@ -3,6 +3,7 @@ package io.k4j.launcher;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,6 +58,10 @@ final class ServerCommand implements Callable<Integer> {
             description = "A YAML file with the simulated nodes' capacity, labels, taints, zones and pod run time (see docs/simulated-nodes.md).")
     Path simulatedNodeConfig;
 
+    @Option(names = "--event-ttl", defaultValue = "1h", converter = GoDurationConverter.class,
+            description = "How long events are kept after their last update (default ${DEFAULT-VALUE}).")
+    Duration eventTtl;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -95,6 +100,7 @@ final class ServerCommand implements Callable<Integer> {
                 Optional.ofNullable(schedulerConfig),
                 simulatedNodes,
                 Optional.ofNullable(simulatedNodeConfig),
-                verbosity);
+                verbosity,
+                eventTtl);
     }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +28,7 @@ import java.util.Optional;
  * @param simulatedNodes how many simulated (KWOK-like) nodes this server registers at start
  * @param simulatedNodeConfig a YAML file with the simulated nodes' capacity, labels, taints and pod timing, if any
  * @param verbosity upstream-style {@code -v} level
+ * @param eventTtl how long an event lives after its last write (upstream's {@code --event-ttl}, default 1h)
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -43,7 +45,8 @@ public record ServerConfig(
         Optional<Path> schedulerConfig,
         int simulatedNodes,
         Optional<Path> simulatedNodeConfig,
-        int verbosity) {
+        int verbosity,
+        Duration eventTtl) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -63,5 +66,9 @@ public record ServerConfig(
             throw new IllegalArgumentException("simulatedNodes must not be negative: " + simulatedNodes);
         }
         requireNonNull(simulatedNodeConfig, "simulatedNodeConfig is null");
+        requireNonNull(eventTtl, "eventTtl is null");
+        if (eventTtl.isNegative() || eventTtl.isZero()) {
+            throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
+        }
     }
 }

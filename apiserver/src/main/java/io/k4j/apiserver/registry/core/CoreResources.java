@@ -28,6 +28,7 @@ import io.k4j.apiserver.registry.core.service.ServiceStrategy;
 import io.k4j.apiserver.registry.core.serviceaccount.ServiceAccountStrategy;
 import io.k4j.apiserver.registry.generic.Registry;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +42,19 @@ import java.util.Optional;
 public final class CoreResources {
     private final Registry registry;
     private final InstantSource clock;
+    private final Duration eventTimeToLive;
 
     public CoreResources(Registry registry, InstantSource clock) {
+        this(registry, clock, EventStrategy.DEFAULT_TIME_TO_LIVE);
+    }
+
+    /**
+     * @param eventTimeToLive how long an event lives after its last write ({@code --event-ttl})
+     */
+    public CoreResources(Registry registry, InstantSource clock, Duration eventTimeToLive) {
         this.registry = requireNonNull(registry, "registry is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.eventTimeToLive = requireNonNull(eventTimeToLive, "eventTimeToLive is null");
     }
 
     /** The catalogue's entry for a core/v1 resource; fails when the catalogue lacks it (a programming error). */
@@ -76,7 +86,7 @@ public final class CoreResources {
                 ResourceDefinition.of(new ConfigMapStrategy(clock)),
                 ResourceDefinition.of(new SecretStrategy(clock)),
                 ResourceDefinition.of(new ServiceAccountStrategy(clock)),
-                ResourceDefinition.of(new EventStrategy(clock)),
+                ResourceDefinition.of(new EventStrategy(clock, eventTimeToLive)),
                 ResourceDefinition.of(new LimitRangeStrategy()),
                 ResourceDefinition.withStatus(quotas, quotas.statusStrategy()),
                 ResourceDefinition.withStatus(controllers, controllers.statusStrategy()),

@@ -62,6 +62,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private final KeyValueStore storage;
     private final AdmissionChain admission;
     private final InstantSource clock;
+    private final StoreLeases leases;
     private final Optional<VersionConversion> conversion;
     private final String prefix;
     private final WatchCache cache;
@@ -80,6 +81,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         this.storage = requireNonNull(storage, "storage is null");
         this.admission = requireNonNull(admission, "admission is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.leases = new StoreLeases(storage, clock);
         this.conversion = definition.conversion();
         this.prefix = conversion.map(c -> StorageKeys.resourcePrefix(c.storageResource())).orElseGet(() -> StorageKeys.resourcePrefix(type));
         this.cache = new WatchCache(prefix, storage, this::decode, watchCacheCapacity, Math.max(watchCacheCapacity, 1024));
@@ -406,7 +408,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         PreparedWrite prepared = prepareWrite(key, object);
         KeyValue stored;
         try {
-            stored = storage.create(key, prepared.bytes(), Lease.NONE);
+            stored = storage.create(key, prepared.bytes(), leaseForWrite());
         } catch (StorageException.KeyExists e) {
             prepared.forget();
             throw StatusException.alreadyExists(type.gvk().group(), type.plural(), name);
@@ -569,7 +571,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             }
             PreparedWrite prepared = prepareWrite(key, updated);
             try {
-                KeyValue written = storage.update(key, prepared.bytes(), stored.modRevision(), stored.lease());
+                // As upstream, an update of an object with a time to live starts its time again.
+                long lease = strategy.timeToLive().isPresent() ? leaseForWrite() : stored.lease();
+                KeyValue written = storage.update(key, prepared.bytes(), stored.modRevision(), lease);
                 cache.noteWrite(written.modRevision());
                 return new WriteResult(stamp(updated, written.modRevision()), false, false, warnings, prepared.served(written.modRevision()));
             } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
@@ -600,6 +604,11 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     }
 
     /** An update can never change uid, creationTimestamp, deletionTimestamp or the grace period, as upstream's BeforeUpdate. */
+    /** The lease a create or update attaches the object to: a shared one for a time to live, else none. */
+    private long leaseForWrite() {
+        return strategy.timeToLive().map(leases::leaseFor).orElse(Lease.NONE);
+    }
+
     private static void keepSystemFields(ObjectNode updated, ObjectNode current) {
         ObjectNode metadata = ObjectMetadata.of(updated);
         ObjectNode old = ObjectMetadata.of(current);

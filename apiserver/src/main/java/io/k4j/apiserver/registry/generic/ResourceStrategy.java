@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldErrors;
 import io.k4j.api.validation.NameValidator;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rules of one resource (or of one of its subresources, e.g. status), as upstream's registry
@@ -53,6 +55,15 @@ public interface ResourceStrategy {
     /** Warnings returned to the client in {@code Warning} headers on update. */
     default List<String> warningsOnUpdate(ObjectNode newObject, ObjectNode oldObject) {
         return List.of();
+    }
+
+    /**
+     * How long an object lives after its last write, as upstream's {@code TTLFunc} (events: {@code --event-ttl}):
+     * the store attaches each create and update to a storage lease of this length, so the object is deleted (and
+     * watchers see DELETED) when it expires. Empty, the default, keeps objects until they are deleted.
+     */
+    default Optional<Duration> timeToLive() {
+        return Optional.empty();
     }
 
     /** Whether PUT of a missing object creates it (upstream: true for e.g. Lease, Endpoints, false for most). */

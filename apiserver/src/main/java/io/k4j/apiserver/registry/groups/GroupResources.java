@@ -28,6 +28,7 @@ import io.k4j.apiserver.registry.rbac.rolebinding.RoleBindingStrategy;
 import io.k4j.apiserver.registry.scale.ScaleSubresource;
 import io.k4j.apiserver.registry.scheduling.priorityclass.PriorityClassStrategy;
 import io.k4j.apiserver.registry.storage.storageclass.StorageClassStrategy;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,7 +50,17 @@ public final class GroupResources {
      * @param podTemplates the core rules for embedded pod templates
      */
     public GroupResources(InstantSource clock, PodTemplateRules podTemplates) {
+        this(clock, podTemplates, io.k4j.apiserver.registry.core.event.EventStrategy.DEFAULT_TIME_TO_LIVE);
+    }
+
+    /**
+     * @param clock the time table cells (ages, durations) are computed against
+     * @param podTemplates the core rules for embedded pod templates
+     * @param eventTimeToLive how long an event lives after its last write ({@code --event-ttl})
+     */
+    public GroupResources(InstantSource clock, PodTemplateRules podTemplates, Duration eventTimeToLive) {
         requireNonNull(clock, "clock is null");
+        requireNonNull(eventTimeToLive, "eventTimeToLive is null");
         requireNonNull(podTemplates, "podTemplates is null");
         Ages ages = new Ages(clock);
         Map<GroupVersionResource, ResourceDefinition> built = new LinkedHashMap<>();
@@ -71,7 +82,7 @@ public final class GroupResources {
 
         add(built, new LeaseStrategy(type("coordination.k8s.io", "leases"), ages));
         add(built, new EndpointSliceStrategy(type("discovery.k8s.io", "endpointslices"), ages));
-        EventStrategy events = new EventStrategy(type("events.k8s.io", "events"), ages);
+        EventStrategy events = new EventStrategy(type("events.k8s.io", "events"), ages, eventTimeToLive);
         built.put(events.type().gvr(), new ResourceDefinition(events, Map.of(), List.of(), Optional.of(new EventConversion())));
 
         add(built, new RoleStrategy(type("rbac.authorization.k8s.io", "roles")));

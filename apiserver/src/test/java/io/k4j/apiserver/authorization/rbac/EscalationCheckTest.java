@@ -66,6 +66,18 @@ class EscalationCheckTest {
         assertThatCode(() -> check.checkBinding(BOB, "rolebindings", "team", "b", "ClusterRole", "secrets")).doesNotThrowAnyException();
     }
 
+    /** Upstream sorts by Go's text of the rule, which starts with the verbs. */
+    @Test
+    void missingRulesAreCompactedAndSortedAsUpstream() {
+        assertThatThrownBy(() -> check.checkRole(BOB, "roles", "team", "r", List.of(
+                rule("{'verbs':['list','get'],'apiGroups':[''],'resources':['secrets','configmaps']}"),
+                rule("{'verbs':['get'],'nonResourceURLs':['/healthz']}"))))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.getMessage()).endsWith("not currently held:\n"
+                        + "{NonResourceURLs:[\"/healthz\"], Verbs:[\"get\"]}\n"
+                        + "{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"list\" \"get\"]}\n"
+                        + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"list\" \"get\"]}"));
+    }
+
     @Test
     void mastersAreExempt() {
         UserInfo admin = UserInfo.of("admin", List.of("system:masters"));

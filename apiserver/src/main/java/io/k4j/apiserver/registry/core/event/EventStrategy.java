@@ -13,12 +13,14 @@ import io.k4j.apiserver.registry.core.Printing;
 import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rules of core/v1 events, as upstream's {@code eventStrategy} and its legacy event validation: an old-style event
@@ -43,10 +45,30 @@ public final class EventStrategy implements ResourceStrategy {
             TableColumn.wide("Count", "The number of times this event has occurred."),
             new TableColumn("Name", "string", "name", "Name must be unique within a namespace.", 1));
 
+    /** Upstream's default {@code --event-ttl}. */
+    public static final Duration DEFAULT_TIME_TO_LIVE = Duration.ofHours(1);
+
     private final java.time.InstantSource clock;
+    private final Duration timeToLive;
 
     public EventStrategy(java.time.InstantSource clock) {
+        this(clock, DEFAULT_TIME_TO_LIVE);
+    }
+
+    /**
+     * @param timeToLive how long an event lives after its last write ({@code --event-ttl})
+     */
+    public EventStrategy(java.time.InstantSource clock, Duration timeToLive) {
         this.clock = requireNonNull(clock, "clock is null");
+        this.timeToLive = requireNonNull(timeToLive, "timeToLive is null");
+        if (timeToLive.isNegative() || timeToLive.isZero()) {
+            throw new IllegalArgumentException("timeToLive must be positive: " + timeToLive);
+        }
+    }
+
+    @Override
+    public Optional<Duration> timeToLive() {
+        return Optional.of(timeToLive);
     }
 
     @Override

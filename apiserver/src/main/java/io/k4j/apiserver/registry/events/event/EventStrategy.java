@@ -11,8 +11,10 @@ import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
 import io.k4j.apiserver.registry.groups.Json;
 import io.k4j.apiserver.registry.groups.Validators;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rules of events.k8s.io/v1 Events, as upstream's {@code pkg/registry/core/event/strategy.go} with
@@ -28,8 +30,21 @@ public final class EventStrategy implements ResourceStrategy {
     private final io.k4j.apiserver.registry.core.event.EventStrategy coreEvents;
 
     public EventStrategy(ResourceType type, Ages ages) {
+        this(type, ages, io.k4j.apiserver.registry.core.event.EventStrategy.DEFAULT_TIME_TO_LIVE);
+    }
+
+    /**
+     * @param timeToLive how long an event lives after its last write ({@code --event-ttl}); the same as the core
+     *     events', as both write the same objects
+     */
+    public EventStrategy(ResourceType type, Ages ages, Duration timeToLive) {
         this.type = requireNonNull(type, "type is null");
-        this.coreEvents = new io.k4j.apiserver.registry.core.event.EventStrategy(requireNonNull(ages, "ages is null")::now);
+        this.coreEvents = new io.k4j.apiserver.registry.core.event.EventStrategy(requireNonNull(ages, "ages is null")::now, timeToLive);
+    }
+
+    @Override
+    public Optional<Duration> timeToLive() {
+        return coreEvents.timeToLive();
     }
 
     @Override
