@@ -39,15 +39,15 @@ final class ComponentClients implements AutoCloseable {
     }
 
     KubernetesClient controllerManager() {
-        return client(pki.controllerManager());
+        return client(pki.controllerManager(), OptionalInt.empty(), "kube-controller-manager");
     }
 
     KubernetesClient scheduler() {
-        return client(pki.scheduler());
+        return client(pki.scheduler(), OptionalInt.empty(), "kube-scheduler");
     }
 
     KubernetesClient kubeProxy() {
-        return client(pki.kubeProxy());
+        return client(pki.kubeProxy(), OptionalInt.empty(), "kube-proxy");
     }
 
     /**
@@ -57,7 +57,7 @@ final class ComponentClients implements AutoCloseable {
      * of retried 503s (the apiserver does not serve WebSocket watches yet), so node and pod events are not held back.
      */
     KubernetesClient nodeSimulator() {
-        return client(pki.clientCertificate("node-simulator", BootstrapPolicy.NODE_SIMULATOR_USER, List.of()), OptionalInt.of(0));
+        return client(pki.clientCertificate("node-simulator", BootstrapPolicy.NODE_SIMULATOR_USER, List.of()), OptionalInt.of(0), "k4j-node-simulator");
     }
 
     /**
@@ -71,23 +71,23 @@ final class ComponentClients implements AutoCloseable {
         X509Certificate certificate = pki.authority().sign(manager.certificate().getPublicKey(),
                 CertificateAuthority.subject("system:serviceaccount:kube-system:" + name, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
                 KeyPurposeId.id_kp_clientAuth, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
-        return client(new CertificateAndKey(certificate, manager.privateKey()));
+        return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "kube-controller-manager");
     }
 
     KubernetesClient node(String nodeName) {
-        return client(pki.nodeClientCertificate(nodeName));
+        return client(pki.nodeClientCertificate(nodeName), OptionalInt.empty(), "kubelet");
     }
 
-    /** A client with any identity the PKI holds. */
-    KubernetesClient client(CertificateAndKey identity) {
-        return client(identity, OptionalInt.empty());
-    }
-
-    private synchronized KubernetesClient client(CertificateAndKey identity, OptionalInt requestRetries) {
+    /**
+     * @param component the User-Agent's product, as upstream's components send it: the apiserver derives the default
+     *     field manager of their writes from it (e.g. {@code kube-controller-manager} in managedFields)
+     */
+    private synchronized KubernetesClient client(CertificateAndKey identity, OptionalInt requestRetries, String component) {
         ConfigBuilder builder = new ConfigBuilder(Config.empty());
         requestRetries.ifPresent(builder::withRequestRetryBackoffLimit);
         Config config = builder
                 .withMasterUrl(serverUrl)
+                .withUserAgent(component + "/" + Versions.KUBERNETES_VERSION + " (linux/amd64) k4j/" + Versions.K4J_VERSION)
                 .withCaCertData(base64(pki.caCertificatePem()))
                 .withClientCertData(base64(identity.certificatePem()))
                 .withClientKeyData(base64(identity.privateKeyPem()))
