@@ -4,10 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import io.fabric8.kubernetes.api.model.DeleteOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Preconditions;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -36,7 +40,7 @@ public final class DynamicClient {
 
     /** The object, or empty when it does not exist. */
     public Optional<GenericKubernetesResource> get(ApiResource resource, String namespace, String name) {
-        return Optional.ofNullable(client.genericKubernetesResources(resource.definitionContext()).inNamespace(namespaceOf(resource, namespace)).withName(name).get());
+        return Optional.ofNullable(scoped(resource, namespace).withName(name).get());
     }
 
     /** Every object in {@code namespace} (all namespaces when null). */
@@ -49,8 +53,7 @@ public final class DynamicClient {
 
     /** Applies a JSON merge patch; fails with the apiserver's status (409 when a resourceVersion in it is stale). */
     public GenericKubernetesResource mergePatch(ApiResource resource, String namespace, String name, String patch) {
-        return client.genericKubernetesResources(resource.definitionContext()).inNamespace(namespaceOf(resource, namespace)).withName(name)
-                .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        return scoped(resource, namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
 
     /**
@@ -112,8 +115,12 @@ public final class DynamicClient {
         return new KubernetesClientException(status);
     }
 
-    private static String namespaceOf(ApiResource resource, String namespace) {
-        return resource.namespaced() ? namespace : null;
+    /** Operations on one namespace, or on the cluster scope: fabric8 rejects a null namespace outright. */
+    private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> scoped(
+            ApiResource resource, String namespace) {
+        MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> all =
+                client.genericKubernetesResources(resource.definitionContext());
+        return resource.namespaced() ? all.inNamespace(namespace) : all;
     }
 
     /** Delete options with a propagation policy and, when given, uid and resourceVersion preconditions. */
