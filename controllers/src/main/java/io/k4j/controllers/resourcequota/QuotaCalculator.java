@@ -1,5 +1,7 @@
 package io.k4j.controllers.resourcequota;
 
+import io.k4j.api.quota.QuotaScopes;
+import io.k4j.api.quota.QuotaUsage;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;

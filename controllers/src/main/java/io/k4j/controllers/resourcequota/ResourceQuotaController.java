@@ -1,5 +1,6 @@
 package io.k4j.controllers.resourcequota;
 
+import io.k4j.api.quota.QuotaUsage;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.quantity.Quantity;
+import io.k4j.api.quota.QuotaScopes;
+import io.k4j.api.quota.QuotaUsage;
 import io.k4j.api.resource.BuiltinResources;
 import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.api.resource.ResourceType;
@@ -57,12 +59,12 @@ public final class ResourceQuota implements ValidatingAdmissionPlugin {
             return;
         }
         GroupVersionResource resource = BuiltinResources.storageResource(attributes.type());
-        Map<String, Quantity> delta = QuotaUsage.of(resource, attributes.object());
+        Map<String, Quantity> delta = QuotaUsage.of(resource.group(), resource.resource(), attributes.object());
         if (attributes.operation() == Operation.UPDATE) {
             if (attributes.oldObject() == null) {
                 return;
             }
-            Map<String, Quantity> old = QuotaUsage.of(resource, attributes.oldObject());
+            Map<String, Quantity> old = QuotaUsage.of(resource.group(), resource.resource(), attributes.oldObject());
             delta.replaceAll((name, value) -> value.subtract(old.getOrDefault(name, Quantity.ZERO)));
             delta.values().removeIf(value -> value.signum() <= 0);
         }
@@ -74,7 +76,7 @@ public final class ResourceQuota implements ValidatingAdmissionPlugin {
             return;
         }
         for (ObjectNode quota : quotas.get().list(attributes.namespace())) {
-            if (!QuotaScopes.matches(quota, resource, attributes.object())) {
+            if (!QuotaScopes.matches(quota, resource.group(), resource.resource(), attributes.object())) {
                 continue;
             }
             Map<String, Quantity> hard = quantities(quota.path("spec").path("hard"));
@@ -151,10 +153,10 @@ public final class ResourceQuota implements ValidatingAdmissionPlugin {
                 continue;
             }
             for (ObjectNode object : store.get().list(namespace)) {
-                if (!QuotaScopes.matches(quota, type.gvr(), object)) {
+                if (!QuotaScopes.matches(quota, type.gvr().group(), type.gvr().resource(), object)) {
                     continue;
                 }
-                QuotaUsage.of(type.gvr(), object).forEach((name, value) -> {
+                QuotaUsage.of(type.gvr().group(), type.gvr().resource(), object).forEach((name, value) -> {
                     if (used.containsKey(name)) {
                         used.merge(name, value, Quantity::add);
                     }
@@ -172,7 +174,7 @@ public final class ResourceQuota implements ValidatingAdmissionPlugin {
             if (!storage.equals(type.gvr()) || !type.namespaced()) {
                 continue;
             }
-            boolean counted = hard.containsKey(QuotaUsage.countName(type.gvr()))
+            boolean counted = hard.containsKey(QuotaUsage.countName(type.gvr().group(), type.gvr().resource()))
                     || (type.gvr().group().isEmpty() && hard.containsKey(type.plural()))
                     || (type.gvr().group().isEmpty() && type.plural().equals("pods") && hard.keySet().stream().anyMatch(ResourceQuota::isCompute))
                     || (type.gvr().group().isEmpty() && type.plural().equals("persistentvolumeclaims") && hard.keySet().stream().anyMatch(name -> name.contains("storage")))

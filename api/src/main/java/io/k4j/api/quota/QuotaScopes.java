@@ -1,15 +1,15 @@
-package io.k4j.controllers.resourcequota;
+package io.k4j.api.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The same scope rules as the apiserver's ResourceQuota admission plugin. Whether a quota's scopes ({@code spec.scopes} and {@code spec.scopeSelector}) select an object. Scopes only
+ * Whether a quota's scopes ({@code spec.scopes} and {@code spec.scopeSelector}) select an object. Scopes only
  * concern pods: a scoped quota tracks nothing else. Pure functions.
  */
-final class QuotaScopes {
+public final class QuotaScopes {
     private QuotaScopes() {}
 
-    static boolean matches(JsonNode quota, String group, String resource, JsonNode object) {
+    public static boolean matches(JsonNode quota, String group, String resource, JsonNode object) {
         JsonNode scopes = quota.path("spec").path("scopes");
         JsonNode selector = quota.path("spec").path("scopeSelector").path("matchExpressions");
         if (scopes.isEmpty() && selector.isEmpty()) {
@@ -60,7 +60,7 @@ final class QuotaScopes {
     }
 
     /** A pod with no requests or limits on any container. */
-    static boolean isBestEffort(JsonNode pod) {
+    public static boolean isBestEffort(JsonNode pod) {
         for (String list : new String[] {"initContainers", "containers"}) {
             for (JsonNode container : pod.path("spec").path(list)) {
                 JsonNode resources = container.path("resources");

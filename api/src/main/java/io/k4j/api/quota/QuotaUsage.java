@@ -1,8 +1,7 @@
-package io.k4j.apiserver.admission.plugin.resourcequota;
+package io.k4j.api.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.k4j.api.quantity.Quantity;
-import io.k4j.api.resource.GroupVersionResource;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +11,7 @@ import java.util.TreeMap;
  * {@code count/deployments.apps} …) and, for pods and claims, compute and storage ({@code requests.cpu},
  * {@code limits.memory}, {@code requests.storage} …). Pure functions.
  */
-final class QuotaUsage {
+public final class QuotaUsage {
     /** Resources whose object count also has a legacy quota name without the {@code count/} prefix. */
     private static final Map<String, String> LEGACY_COUNT_NAMES = Map.of(
             "pods", "pods",
@@ -27,35 +26,35 @@ final class QuotaUsage {
     private QuotaUsage() {}
 
     /** The quota name of the object count of a resource: {@code count/pods}, {@code count/deployments.apps}. */
-    static String countName(GroupVersionResource resource) {
-        return "count/" + resource.groupResource();
+    public static String countName(String group, String resource) {
+        return "count/" + (group.isEmpty() ? resource : resource + "." + group);
     }
 
     /** The usage of one object of {@code resource}. */
-    static Map<String, Quantity> of(GroupVersionResource resource, JsonNode object) {
+    public static Map<String, Quantity> of(String group, String resource, JsonNode object) {
         Map<String, Quantity> usage = new TreeMap<>();
-        boolean core = resource.group().isEmpty();
-        if (core && resource.resource().equals("pods")) {
+        boolean core = group.isEmpty();
+        if (core && resource.equals("pods")) {
             if (isTerminal(object)) {
                 // A finished pod no longer holds resources, as upstream's pod evaluator says.
                 return usage;
             }
             addPodCompute(object, usage);
         }
-        usage.put(countName(resource), Quantity.of(1, Quantity.Format.DECIMAL_SI));
-        if (core && LEGACY_COUNT_NAMES.containsKey(resource.resource())) {
-            usage.put(LEGACY_COUNT_NAMES.get(resource.resource()), Quantity.of(1, Quantity.Format.DECIMAL_SI));
+        usage.put(countName(group, resource), Quantity.of(1, Quantity.Format.DECIMAL_SI));
+        if (core && LEGACY_COUNT_NAMES.containsKey(resource)) {
+            usage.put(LEGACY_COUNT_NAMES.get(resource), Quantity.of(1, Quantity.Format.DECIMAL_SI));
         }
-        if (core && resource.resource().equals("services")) {
+        if (core && resource.equals("services")) {
             addServiceUsage(object, usage);
         }
-        if (core && resource.resource().equals("persistentvolumeclaims")) {
+        if (core && resource.equals("persistentvolumeclaims")) {
             addClaimUsage(object, usage);
         }
         return usage;
     }
 
-    static boolean isTerminal(JsonNode pod) {
+    public static boolean isTerminal(JsonNode pod) {
         String phase = pod.path("status").path("phase").asText("");
         return phase.equals("Succeeded") || phase.equals("Failed");
     }
@@ -122,7 +121,7 @@ final class QuotaUsage {
     }
 
     /** Which containers of a pod lack a request or limit the quota constrains; empty when none. */
-    static Map<String, List<String>> missingComputeConstraints(JsonNode pod, Iterable<String> constrained) {
+    public static Map<String, List<String>> missingComputeConstraints(JsonNode pod, Iterable<String> constrained) {
         Map<String, List<String>> missing = new TreeMap<>();
         for (String resourceName : constrained) {
             int dot = resourceName.indexOf('.');
