@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.k4j.controllerkit.events.ApiEventRecorder;
 import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.controllerkit.informers.InformerFactory;
-import io.k4j.controllerkit.leaderelection.LeaderElection;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.manager.ControllerManager;
 import io.k4j.controllerkit.manager.ControllerSelection;
@@ -26,26 +25,23 @@ import org.slf4j.LoggerFactory;
  * kube-controller-manager inside {@code k4j server}: the controllers run only while this server holds the
  * {@code kube-controller-manager} Lease, and each writes as its own service account in kube-system.
  */
-final class ControllerManagerComponent implements Component {
+final class ControllerManagerComponent extends LeaderElectedComponent {
     private static final Logger LOG = LoggerFactory.getLogger("controller-manager");
     static final String LEASE_NAME = "kube-controller-manager";
 
     private final ComponentClients clients;
     private final ControllerSelection selection;
     private final Map<String, String> settings;
-    private final String identity;
     private final Map<String, KubernetesClient> controllerClients = new ConcurrentHashMap<>();
     private final Map<String, ApiEventRecorder> recorders = new ConcurrentHashMap<>();
     private KubernetesClient client;
     private ControllerManager manager;
-    private LeaderElection election;
-    private boolean closed;
 
     ControllerManagerComponent(ComponentClients clients, List<String> controllers, Map<String, String> settings, String identity) {
+        super(LEASE_NAME, identity);
         this.clients = requireNonNull(clients, "clients is null");
         this.selection = new ControllerSelection(controllers);
         this.settings = Map.copyOf(settings);
-        this.identity = requireNonNull(identity, "identity is null");
         // Fail start-up on a typo in --controllers, before anything runs.
         selection.validate(KubeControllers.descriptors().stream().map(descriptor -> descriptor.name()).toList());
     }
@@ -56,18 +52,13 @@ final class ControllerManagerComponent implements Component {
     }
 
     @Override
-    public synchronized void start() {
+    KubernetesClient prepare() {
         client = clients.controllerManager();
-        election = LeaderElection.start(client, LEASE_NAME, identity, this::startControllers, this::stopControllers);
+        return client;
     }
 
-    private synchronized void startControllers() {
-        if (closed) {
-            return;
-        }
-        if (manager != null) {
-            return;
-        }
+    @Override
+    void startLeading() {
         ControllerContext context = new ControllerContext(client, new InformerFactory(client), this::controllerClient, this::recorder,
                 InstantSource.system(), settings);
         manager = new ControllerManager(context, KubeControllers.descriptors(), selection);
@@ -75,11 +66,10 @@ final class ControllerManagerComponent implements Component {
         manager.start();
     }
 
-    private synchronized void stopControllers() {
-        if (manager != null) {
-            manager.close();
-            manager = null;
-        }
+    @Override
+    void stopLeading() {
+        manager.close();
+        manager = null;
     }
 
     /** The client of a controller's service account, creating the account first as upstream's controller manager does. */
@@ -102,22 +92,8 @@ final class ControllerManagerComponent implements Component {
         return recorders.computeIfAbsent(component, name -> new ApiEventRecorder(client, name, "", InstantSource.system()));
     }
 
-    /**
-     * Gives up the lease without holding this component's lock: cancelling the election runs the stopped-leading
-     * callback on the elector's thread, which needs the lock, while the elector holds its own.
-     */
     @Override
-    public void close() {
-        LeaderElection running;
-        synchronized (this) {
-            closed = true;
-            running = election;
-            election = null;
-        }
-        if (running != null) {
-            running.close();
-        }
-        stopControllers();
+    void release() {
         List<ApiEventRecorder> open = new ArrayList<>(recorders.values());
         open.forEach(ApiEventRecorder::close);
         recorders.clear();

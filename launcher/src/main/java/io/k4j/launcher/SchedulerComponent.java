@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.k4j.controllerkit.events.ApiEventRecorder;
-import io.k4j.controllerkit.leaderelection.LeaderElection;
 import io.k4j.scheduler.SchedulerServer;
 import io.k4j.scheduler.config.KubeSchedulerConfiguration;
 import io.k4j.scheduler.config.SchedulerConfigLoader;
@@ -20,23 +19,20 @@ import org.slf4j.LoggerFactory;
  * as {@code system:kube-scheduler}. The configuration file (if any) is read and validated when the component is
  * created, so an invalid file stops start-up with the invalid fields named.
  */
-final class SchedulerComponent implements Component {
+final class SchedulerComponent extends LeaderElectedComponent {
     private static final Logger LOG = LoggerFactory.getLogger("scheduler");
     static final String LEASE_NAME = "kube-scheduler";
     private static final Duration CACHE_SYNC_TIMEOUT = Duration.ofSeconds(60);
 
     private final ComponentClients clients;
     private final KubeSchedulerConfiguration config;
-    private final String identity;
     private KubernetesClient client;
     private ApiEventRecorder events;
-    private LeaderElection election;
-    private boolean closed;
     private SchedulerServer server;
 
     SchedulerComponent(ComponentClients clients, Optional<Path> configFile, String identity) {
+        super(LEASE_NAME, identity);
         this.clients = requireNonNull(clients, "clients is null");
-        this.identity = requireNonNull(identity, "identity is null");
         this.config = configFile.map(SchedulerConfigLoader::load).orElseGet(SchedulerConfigLoader::defaults);
         SchedulerServer.validate(config);
     }
@@ -47,19 +43,14 @@ final class SchedulerComponent implements Component {
     }
 
     @Override
-    public synchronized void start() {
+    KubernetesClient prepare() {
         client = clients.scheduler();
         events = new ApiEventRecorder(client, KubeSchedulerConfiguration.DEFAULT_SCHEDULER_NAME, "", InstantSource.system());
-        election = LeaderElection.start(client, LEASE_NAME, identity, this::startScheduling, this::stopScheduling);
+        return client;
     }
 
-    private synchronized void startScheduling() {
-        if (closed) {
-            return;
-        }
-        if (server != null) {
-            return;
-        }
+    @Override
+    void startLeading() {
         server = new SchedulerServer(client, config, events, InstantSource.system());
         try {
             server.start(CACHE_SYNC_TIMEOUT);
@@ -69,33 +60,16 @@ final class SchedulerComponent implements Component {
         }
     }
 
-    private synchronized void stopScheduling() {
-        if (server != null) {
-            server.close();
-            server = null;
-        }
+    @Override
+    void stopLeading() {
+        server.close();
+        server = null;
     }
 
-    /**
-     * Gives up the lease without holding this component's lock: cancelling the election runs the stopped-leading
-     * callback on the elector's thread, which needs the lock, while the elector holds its own.
-     */
     @Override
-    public void close() {
-        LeaderElection running;
-        synchronized (this) {
-            closed = true;
-            running = election;
-            election = null;
-        }
-        if (running != null) {
-            running.close();
-        }
-        stopScheduling();
-        synchronized (this) {
-            if (events != null) {
-                events.close();
-            }
+    void release() {
+        if (events != null) {
+            events.close();
         }
     }
 }
