@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +50,15 @@ class SimulatedNodesIT {
         server = K4jServer.start(temporaryDirectory.resolve("data"), "--simulated-nodes=3");
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build();
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
-        // No service-account controller runs here; the ServiceAccount admission plugin needs the default account.
-        client.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata().withName("default").endMetadata().build()).create();
+        // The ServiceAccount admission plugin needs the default account; the serviceaccount controller may not have
+        // made it yet, so make it here unless it just did.
+        try {
+            client.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata().withName("default").endMetadata().build()).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
     }
 
     @AfterAll
