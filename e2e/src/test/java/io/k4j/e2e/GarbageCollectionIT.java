@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -83,8 +85,9 @@ class GarbageCollectionIT {
         ReplicaSet owner = replicaSet("foreground");
         createPods(owner, "foreground", 2);
         // One pod is held by a finalizer: the owner must wait for it.
+        // A merge patch, not an edit: the scheduler writes these (unschedulable) pods' status meanwhile.
         client.pods().inNamespace("default").withName("foreground-0")
-                .edit(pod -> new PodBuilder(pod).editMetadata().addToFinalizers("example.com/hold").endMetadata().build());
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":[\"example.com/hold\"]}}");
 
         kubectl.run("delete", "replicaset", "foreground", "-n", "default", "--cascade=foreground", "--wait=false").assertSuccess();
 
@@ -98,7 +101,7 @@ class GarbageCollectionIT {
         assertThat(waiting.getMetadata().getFinalizers()).contains("foregroundDeletion");
 
         client.pods().inNamespace("default").withName("foreground-0")
-                .edit(pod -> new PodBuilder(pod).editMetadata().withFinalizers(List.of()).endMetadata().build());
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
 
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.apps().replicaSets().inNamespace("default").withName("foreground").get()).isNull());
         assertThat(podsOf("foreground")).isEmpty();

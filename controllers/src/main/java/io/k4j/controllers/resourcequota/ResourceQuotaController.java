@@ -127,8 +127,17 @@ public final class ResourceQuotaController implements Controller {
             this.resource = resource;
         }
 
+        /**
+         * Admission charges creates, but an object created while a new quota had no status yet is charged by no one;
+         * recounting the namespace's quotas on adds (deduplicated by the queue) closes that gap.
+         */
         @Override
-        public void onAdd(HasMetadata object) {}
+        public void onAdd(HasMetadata object) {
+            String namespace = object.getMetadata().getNamespace();
+            if (namespace != null && !quotas.list(namespace).isEmpty()) {
+                enqueueNamespace(namespace);
+            }
+        }
 
         @Override
         public void onUpdate(HasMetadata oldObject, HasMetadata newObject) {
