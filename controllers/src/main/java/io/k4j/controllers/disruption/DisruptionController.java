@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.LabelSelector;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.controllerkit.informers.InformerFactory;
 import io.k4j.controllerkit.informers.Lister;
@@ -76,20 +77,7 @@ public final class DisruptionController implements Controller {
     public DisruptionController(ControllerContext context) {
         this(context.informers().lister(PodDisruptionBudget.class), context.informers().lister(Pod.class), scaleFinder(context.informers()),
                 apiWriter(context.clientFor(SERVICE_ACCOUNT)), context.eventRecorder("controllermanager"), context.clock());
-        context.informers().informer(PodDisruptionBudget.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(PodDisruptionBudget budget) {
-                queue.add(ObjectKeys.key(budget));
-            }
-
-            @Override
-            public void onUpdate(PodDisruptionBudget oldBudget, PodDisruptionBudget newBudget) {
-                queue.add(ObjectKeys.key(newBudget));
-            }
-
-            @Override
-            public void onDelete(PodDisruptionBudget budget, boolean deletedFinalStateUnknown) {}
-        });
+        context.informers().informer(PodDisruptionBudget.class).addEventHandler(EnqueueHandlers.onAddOrUpdate(budget -> queue.add(ObjectKeys.key(budget))));
         context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
@@ -59,20 +60,7 @@ public final class RootCaCertPublisher implements Controller {
             LOG.warn("no {} setting: kube-root-ca.crt ConfigMaps are not published", ROOT_CA_SETTING);
             return;
         }
-        context.informers().informer(Namespace.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Namespace namespace) {
-                queue.add(namespace.getMetadata().getName());
-            }
-
-            @Override
-            public void onUpdate(Namespace oldNamespace, Namespace newNamespace) {
-                queue.add(newNamespace.getMetadata().getName());
-            }
-
-            @Override
-            public void onDelete(Namespace namespace, boolean deletedFinalStateUnknown) {}
-        });
+        context.informers().informer(Namespace.class).addEventHandler(EnqueueHandlers.onAddOrUpdate(namespace -> queue.add(namespace.getMetadata().getName())));
         context.informers().informer(ConfigMap.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(ConfigMap configMap) {}

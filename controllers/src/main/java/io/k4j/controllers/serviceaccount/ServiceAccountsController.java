@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
@@ -36,20 +37,7 @@ public final class ServiceAccountsController implements Controller {
     public ServiceAccountsController(ControllerContext context) {
         this(context.informers().lister(Namespace.class), context.informers().lister(ServiceAccount.class),
                 account -> context.clientFor(SERVICE_ACCOUNT).serviceAccounts().inNamespace(account.getMetadata().getNamespace()).resource(account).create());
-        context.informers().informer(Namespace.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Namespace namespace) {
-                queue.add(namespace.getMetadata().getName());
-            }
-
-            @Override
-            public void onUpdate(Namespace oldNamespace, Namespace newNamespace) {
-                queue.add(newNamespace.getMetadata().getName());
-            }
-
-            @Override
-            public void onDelete(Namespace namespace, boolean deletedFinalStateUnknown) {}
-        });
+        context.informers().informer(Namespace.class).addEventHandler(EnqueueHandlers.onAddOrUpdate(namespace -> queue.add(namespace.getMetadata().getName())));
         context.informers().informer(ServiceAccount.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(ServiceAccount account) {}
