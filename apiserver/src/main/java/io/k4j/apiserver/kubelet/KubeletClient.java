@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -41,17 +42,32 @@ public final class KubeletClient {
     private static final GroupVersionResource NODES = new GroupVersionResource("", "v1", "nodes");
 
     private final Registry registry;
-    private final SSLContext tls;
+    private final Supplier<SSLContext> tlsSource;
     private final Duration connectTimeout;
+    private volatile SSLContext tls;
 
     /**
      * @param tls presents the apiserver's kubelet-client identity and trusts the CA that signs kubelet serving
-     *     certificates
+     *     certificates; asked for on the first request (the identity may still be in the making at start-up)
      */
-    public KubeletClient(Registry registry, SSLContext tls, Duration connectTimeout) {
+    public KubeletClient(Registry registry, Supplier<SSLContext> tls, Duration connectTimeout) {
         this.registry = requireNonNull(registry, "registry is null");
-        this.tls = requireNonNull(tls, "tls is null");
+        this.tlsSource = requireNonNull(tls, "tls is null");
         this.connectTimeout = requireNonNull(connectTimeout, "connectTimeout is null");
+    }
+
+    private SSLContext tls() {
+        SSLContext context = tls;
+        if (context == null) {
+            synchronized (this) {
+                context = tls;
+                if (context == null) {
+                    context = requireNonNull(tlsSource.get(), "the kubelet client TLS context is null");
+                    tls = context;
+                }
+            }
+        }
+        return context;
     }
 
     /**
@@ -89,7 +105,7 @@ public final class KubeletClient {
      * @throws IOException when the kubelet cannot be reached or answers no valid HTTP
      */
     public KubeletResponse send(KubeletLocation location, String method, String pathAndQuery, Map<String, List<String>> headers) throws IOException {
-        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket();
+        SSLSocket socket = (SSLSocket) tls().getSocketFactory().createSocket();
         try {
             SSLParameters parameters = socket.getSSLParameters();
             // The serving certificate must name the address we connect to (an IP SAN for an InternalIP).

@@ -399,9 +399,14 @@ public final class KubeletServer implements Closeable {
                 .map(status -> stripScheme(status.getContainerID()))
                 .filter(id -> !id.isEmpty())
                 .orElseThrow(() -> new RequestFailure(404, "container not found (\"" + containerName + "\")"));
-        URI url = kind.equals("exec")
-                ? runtime.exec(containerId, command, tty, stdin, stdout, stderr && !tty)
-                : runtime.attach(containerId, tty, stdin, stdout, stderr && !tty);
+        URI url;
+        try {
+            url = kind.equals("exec")
+                    ? runtime.exec(containerId, command, tty, stdin, stdout, stderr && !tty)
+                    : runtime.attach(containerId, tty, stdin, stdout, stderr && !tty);
+        } catch (IOException e) {
+            throw new RequestFailure(500, e.getMessage());
+        }
         relayToRuntime(exchange, url);
     }
 
@@ -423,7 +428,13 @@ public final class KubeletServer implements Closeable {
         Pod pod = locator.pod(namespace, podName)
                 .orElseThrow(() -> new RequestFailure(404, "pod does not exist"));
         String sandboxId = locator.sandboxId(pod).orElseThrow(() -> new RequestFailure(404, "pod not found (\"" + podName + "_" + namespace + "\")"));
-        relayToRuntime(exchange, runtime.portForward(sandboxId, ports));
+        URI url;
+        try {
+            url = runtime.portForward(sandboxId, ports);
+        } catch (IOException e) {
+            throw new RequestFailure(500, e.getMessage());
+        }
+        relayToRuntime(exchange, url);
     }
 
     private static void requireUpgrade(KubeletExchange exchange) {
