@@ -36,6 +36,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,21 +49,28 @@ class KubeletServerTest {
     @TempDir
     Path logsRoot;
 
-    private TestTls tls;
+    private static TestTls tls;
+    private static SSLContext serverContext;
+    private static final Map<String, SSLContext> CLIENTS = new java.util.concurrent.ConcurrentHashMap<>();
     private FakeAuth auth;
     private FakeLocator locator;
     private LoopbackStreamingServer streamingServer;
     private RecordingRuntime runtime;
     private KubeletServer server;
 
+    @BeforeAll
+    static void makeCertificates() throws Exception {
+        tls = new TestTls();
+        serverContext = tls.serverContext();
+    }
+
     @BeforeEach
     void start() throws Exception {
-        tls = new TestTls();
         auth = new FakeAuth();
         locator = new FakeLocator();
         streamingServer = new LoopbackStreamingServer();
         runtime = new RecordingRuntime(streamingServer.port());
-        server = KubeletServer.start(new KubeletServerConfig(NODE, InetAddress.getLoopbackAddress(), 0, tls.serverContext(), Duration.ofMillis(50)),
+        server = KubeletServer.start(new KubeletServerConfig(NODE, InetAddress.getLoopbackAddress(), 0, serverContext, Duration.ofMillis(50)),
                 locator, runtime, auth, InstantSource.system());
     }
 
@@ -233,7 +241,13 @@ class KubeletServerTest {
     }
 
     private SSLContext client(String user, List<String> groups) throws Exception {
-        return tls.clientContext(user, groups);
+        String key = user + " " + groups;
+        SSLContext context = CLIENTS.get(key);
+        if (context == null) {
+            context = tls.clientContext(user, groups);
+            CLIENTS.put(key, context);
+        }
+        return context;
     }
 
     private SSLSocket connect(SSLContext context) throws IOException {
