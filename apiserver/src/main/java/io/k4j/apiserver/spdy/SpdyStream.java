@@ -38,6 +38,7 @@ public final class SpdyStream {
     private final AtomicBoolean remoteEnded = new AtomicBoolean();
     private final AtomicBoolean localEnded = new AtomicBoolean();
     private volatile boolean reset;
+    private volatile boolean accepted;
     private final Input input = new Input();
     private final Output output = new Output();
 
@@ -75,9 +76,12 @@ public final class SpdyStream {
         connection.send(new SpdyFrame.SynReply(id, 0, Map.of()));
     }
 
-    /** Waits for the peer to accept a stream we opened; whether it did within {@code timeout} (false if it reset it). */
+    /**
+     * Waits for the peer to accept a stream we opened; whether it did within {@code timeout} (false if it reset the
+     * stream or the connection ended first; a stream accepted and then ended still counts as accepted).
+     */
     public boolean awaitReply(Duration timeout) throws InterruptedException {
-        return replied.await(timeout.toNanos(), TimeUnit.NANOSECONDS) && !reset;
+        return replied.await(timeout.toNanos(), TimeUnit.NANOSECONDS) && accepted;
     }
 
     /** Ends the stream abnormally in both directions. */
@@ -96,6 +100,7 @@ public final class SpdyStream {
     }
 
     void onReply() {
+        accepted = true;
         replied.countDown();
     }
 

@@ -79,7 +79,7 @@ final class FakeKubelet implements AutoCloseable {
             String requestLine = head.substring(0, head.indexOf("\r\n"));
             requests.add(requestLine);
             String target = requestLine.split(" ")[1];
-            if (target.startsWith("/containerLogs/default/web/c1")) {
+            if (target.startsWith("/containerLogs/") && !target.startsWith("/containerLogs/default/web/c2")) {
                 respond(output, 200, "line one\nline two\n");
             } else if (target.startsWith("/containerLogs/")) {
                 respond(output, 400, "container \"c2\" in pod \"web\" is waiting to start: ContainerCreating");
@@ -87,18 +87,14 @@ final class FakeKubelet implements AutoCloseable {
                 output.write(("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n"
                         + "X-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 output.flush();
-                runCommand(input, output, connection, target.contains("command=false"));
+                runCommand(input, output, connection, target);
                 return;
             } else if (target.startsWith("/portForward/") && head.toLowerCase(Locale.ROOT).contains("upgrade: spdy/3.1")) {
                 output.write(("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n"
                         + "X-Stream-Protocol-Version: portforward.k8s.io\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 output.flush();
-                byte[] buffer = new byte[8192];
-                int count;
-                while ((count = input.read(buffer)) > 0) {
-                    output.write(buffer, 0, count);
-                    output.flush();
-                }
+                forwardPorts(input, output, connection);
+                return;
             } else {
                 respond(output, 404, "404 page not found");
             }
@@ -113,8 +109,17 @@ final class FakeKubelet implements AutoCloseable {
         }
     }
 
-    /** The server half of remote command v4: waits for the streams, echoes stdin upper-cased, reports the exit status. */
-    private static void runCommand(InputStream input, OutputStream output, SSLSocket connection, boolean fail) throws IOException {
+    /**
+     * The server half of remote command v4: waits for the streams the request asked for, then runs its "process":
+     * {@code false} fails with exit code 1; with stdin, stdin is echoed upper-cased until it ends; else a greeting.
+     */
+    private static void runCommand(InputStream input, OutputStream output, SSLSocket connection, String target) throws IOException {
+        List<String> expected = new java.util.ArrayList<>(List.of("error"));
+        for (String[] flag : new String[][] {{"input=1", "stdin"}, {"output=1", "stdout"}, {"error=1", "stderr"}, {"tty=1", "resize"}}) {
+            if (target.contains(flag[0])) {
+                expected.add(flag[1]);
+            }
+        }
         Map<String, SpdyStream> streams = new ConcurrentHashMap<>();
         BlockingQueue<String> arrived = new LinkedBlockingQueue<>();
         SpdyConnection session = new SpdyConnection(input, output, connection, SpdyConnection.Role.SERVER, stream -> {
@@ -127,23 +132,69 @@ final class FakeKubelet implements AutoCloseable {
             arrived.add(stream.header("streamtype"));
         }).start("fake-kubelet-spdy");
         try {
-            while (!streams.containsKey("error") || !streams.containsKey("stdout") || !streams.containsKey("stdin")) {
+            while (!streams.keySet().containsAll(expected)) {
                 if (arrived.poll(20, TimeUnit.SECONDS) == null) {
                     return;
                 }
             }
-            if (fail) {
-                streams.get("error").output().write(("{\"metadata\":{},\"status\":\"Failure\",\"message\":\"command terminated with non-zero exit code: "
+            OutputStream error = streams.get("error").output();
+            if (target.contains("command=false")) {
+                error.write(("{\"metadata\":{},\"status\":\"Failure\",\"message\":\"command terminated with non-zero exit code: "
                         + "error executing command [false], exit code 1\",\"reason\":\"NonZeroExitCode\",\"details\":{\"causes\":[{\"reason\":\"ExitCode\","
                         + "\"message\":\"1\"}]}}").getBytes(StandardCharsets.UTF_8));
             } else {
-                byte[] stdin = streams.get("stdin").input().readAllBytes();
                 OutputStream stdout = streams.get("stdout").output();
-                stdout.write(new String(stdin, StandardCharsets.UTF_8).toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
+                if (streams.containsKey("stdin")) {
+                    byte[] stdin = streams.get("stdin").input().readAllBytes();
+                    stdout.write(new String(stdin, StandardCharsets.UTF_8).toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
+                } else {
+                    stdout.write("hello from the fake kubelet\n".getBytes(StandardCharsets.UTF_8));
+                }
                 stdout.close();
-                streams.get("error").output().write("{\"metadata\":{},\"status\":\"Success\"}".getBytes(StandardCharsets.UTF_8));
+                error.write("{\"metadata\":{},\"status\":\"Success\"}".getBytes(StandardCharsets.UTF_8));
             }
-            streams.get("error").output().close();
+            error.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            session.close();
+        }
+    }
+
+    /**
+     * The server half of port-forward: each forwarded connection is an error and a data stream with the same request
+     * id; data is echoed back, and the error stream is closed (no error) when the client ends the data stream.
+     */
+    private static void forwardPorts(InputStream input, OutputStream output, SSLSocket connection) throws IOException {
+        Map<String, SpdyStream> errorStreams = new ConcurrentHashMap<>();
+        SpdyConnection session = new SpdyConnection(input, output, connection, SpdyConnection.Role.SERVER, stream -> {
+            try {
+                stream.reply();
+            } catch (IOException e) {
+                return;
+            }
+            if ("error".equals(stream.header("streamtype"))) {
+                errorStreams.put(stream.header("requestid"), stream);
+                return;
+            }
+            Thread.ofVirtual().start(() -> {
+                try (OutputStream echo = stream.output()) {
+                    stream.input().transferTo(echo);
+                } catch (IOException e) {
+                    // The connection ended.
+                }
+                SpdyStream error = errorStreams.get(stream.header("requestid"));
+                if (error != null) {
+                    try {
+                        error.output().close();
+                    } catch (IOException e) {
+                        // The connection ended.
+                    }
+                }
+            });
+        }).start("fake-kubelet-port-forward");
+        try {
+            session.awaitClosed(java.time.Duration.ofMinutes(5));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

@@ -75,6 +75,7 @@ class PodConnectionsApiServerTest {
     private static HttpClient client;
     private static SSLContext clientTls;
     private static String base;
+    private static Path kubeconfig;
 
     private static final Authenticator TOKENS = request -> "Bearer admin-token".equals(request.header("authorization"))
             ? Optional.of(UserInfo.of("admin", List.of(UserInfo.MASTERS_GROUP, UserInfo.AUTHENTICATED_GROUP)))
@@ -127,6 +128,33 @@ class PodConnectionsApiServerTest {
         createPod("web", "node-1", "c1", "c2");
         createPod("single", "node-1", "only");
         createPod("pending", "", "c1");
+        registry.require(new GroupVersionResource("", "v1", "pods")).guaranteedUpdate("default", "single", "status", pod -> {
+            ((ObjectNode) pod.path("status")).put("phase", "Running");
+            return pod;
+        });
+        kubeconfig = directory.resolve("kubeconfig");
+        String caPem = "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(certificates.caCertificate().getEncoded()) + "\n-----END CERTIFICATE-----\n";
+        java.nio.file.Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: test
+                  cluster:
+                    server: https://%s
+                    certificate-authority-data: %s
+                users:
+                - name: admin
+                  user:
+                    token: admin-token
+                contexts:
+                - name: test
+                  context:
+                    cluster: test
+                    user: admin
+                    namespace: default
+                current-context: test
+                """.formatted(base, Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII))));
     }
 
     @AfterAll
@@ -273,6 +301,84 @@ class PodConnectionsApiServerTest {
     @Test
     void portForwardNeedsAnUpgrade() throws Exception {
         assertStatus(post("/api/v1/namespaces/default/pods/single/portforward", ""), 400, "BadRequest", "Upgrade request required");
+    }
+
+    @Test
+    void kubectlLogsAndItsErrors() throws Exception {
+        Kubectl.Result logs = kubectl(null, "logs", "web", "-c", "c1");
+        assertThat(logs.exitCode()).as(logs.stderr()).isZero();
+        assertThat(logs.stdout()).isEqualTo("line one\nline two\n");
+
+        Kubectl.Result waiting = kubectl(null, "logs", "web", "-c", "c2");
+        assertThat(waiting.exitCode()).isNotZero();
+        assertThat(waiting.stderr()).contains("Error from server (BadRequest): container \"c2\" in pod \"web\" is waiting to start: ContainerCreating");
+    }
+
+    @Test
+    void kubectlExecOverWebSocketClosesStdin() throws Exception {
+        Kubectl.Result greeting = kubectl(null, "exec", "single", "--", "greet");
+        assertThat(greeting.exitCode()).as(greeting.stderr()).isZero();
+        assertThat(greeting.stdout()).isEqualTo("hello from the fake kubelet\n");
+
+        Kubectl.Result upper = kubectl("piped through\n", "exec", "-i", "single", "--", "cat");
+        assertThat(upper.exitCode()).as(upper.stderr()).isZero();
+        assertThat(upper.stdout()).isEqualTo("PIPED THROUGH\n");
+
+        Kubectl.Result failing = kubectl(null, "exec", "single", "--", "false");
+        assertThat(failing.exitCode()).isEqualTo(1);
+        assertThat(failing.stderr()).contains("command terminated with exit code 1");
+    }
+
+    @Test
+    void kubectlPortForwardTunnelsSpdyOverWebSocket() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(Path.of(KUBECTL)), "kubectl is not installed");
+        Process process = new ProcessBuilder(KUBECTL, "--kubeconfig", kubeconfig.toString(), "port-forward", "pod/single", "0:80")
+                .redirectErrorStream(true).start();
+        try {
+            java.io.BufferedReader output = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line = output.readLine();
+            assertThat(line).as("kubectl's first line").isNotNull().startsWith("Forwarding from 127.0.0.1:");
+            int port = Integer.parseInt(line.substring("Forwarding from 127.0.0.1:".length(), line.indexOf(" ->")));
+            for (String message : List.of("first connection", "second connection")) {
+                try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                    socket.setSoTimeout(20_000);
+                    socket.getOutputStream().write(message.getBytes(StandardCharsets.UTF_8));
+                    socket.getOutputStream().flush();
+                    assertThat(new String(socket.getInputStream().readNBytes(message.length()), StandardCharsets.UTF_8)).isEqualTo(message);
+                }
+            }
+        } finally {
+            process.destroy();
+            process.waitFor(20, TimeUnit.SECONDS);
+        }
+        assertThat(kubelet.requests).contains("POST /portForward/default/single HTTP/1.1");
+    }
+
+    private static final String KUBECTL = "/usr/bin/kubectl";
+
+    /** The real kubectl's outcome. */
+    private static final class Kubectl {
+        record Result(int exitCode, String stdout, String stderr) {}
+    }
+
+    private static Kubectl.Result kubectl(String stdin, String... arguments) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(Path.of(KUBECTL)), "kubectl is not installed");
+        List<String> command = new ArrayList<>(List.of(KUBECTL, "--kubeconfig", kubeconfig.toString()));
+        command.addAll(List.of(arguments));
+        Path stdout = java.nio.file.Files.createTempFile(directory, "stdout", ".txt");
+        Path stderr = java.nio.file.Files.createTempFile(directory, "stderr", ".txt");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+        if (stdin == null) {
+            builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        }
+        Process process = builder.start();
+        if (stdin != null) {
+            try (OutputStream input = process.getOutputStream()) {
+                input.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
+        return new Kubectl.Result(process.exitValue(), java.nio.file.Files.readString(stdout), java.nio.file.Files.readString(stderr));
     }
 
     private static void writeMaskedBinary(OutputStream output, byte[] payload) throws IOException {
