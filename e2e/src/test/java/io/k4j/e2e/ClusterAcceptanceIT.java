@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -52,7 +53,7 @@ class ClusterAcceptanceIT {
                         spec:
                           restartPolicy: Never
                           containers: [{name: c, image: busybox}]
-                """, java.util.Map.of(), "apply", "-f", "-").assertSuccess();
+                """, Map.of(), "apply", "-f", "-").assertSuccess();
     }
 
     @AfterAll
