@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
-import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -121,11 +119,7 @@ public final class OciLayout {
             MessageDigest uncompressedDigest = sha256();
             try (OutputStream file = Files.newOutputStream(temporary);
                     DigestOutputStream compressed = new DigestOutputStream(new java.io.BufferedOutputStream(file, 1 << 16), compressedDigest);
-                    GZIPOutputStream gzip = new GZIPOutputStream(compressed, 1 << 16) {
-                        {
-                            def.setLevel(Deflater.BEST_COMPRESSION);
-                        }
-                    };
+                    GZIPOutputStream gzip = new GZIPOutputStream(compressed, 1 << 16);
                     DigestOutputStream uncompressed = new DigestOutputStream(new java.io.BufferedOutputStream(gzip, 1 << 16), uncompressedDigest)) {
                 TarArchive.write(filesystem, uncompressed);
             }
@@ -218,9 +212,5 @@ public final class OciLayout {
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
         }
-    }
-
-    static UncheckedIOException unchecked(IOException e) {
-        return new UncheckedIOException(e.getMessage(), e);
     }
 }

@@ -69,7 +69,10 @@ final class TarArchive {
                 linkName = truncate(linkName);
             }
             byte[] pax = records.toString().getBytes(StandardCharsets.UTF_8);
-            out.write(block("PaxHeaders/" + truncate(shortName), "", 0644, pax.length, 'x', ""));
+            // The extended header's own name is informational (readers take the path from the records).
+            String lastName = name.substring(name.lastIndexOf('/', name.length() - 2) + 1);
+            lastName = lastName.substring(Math.max(0, lastName.length() - 80));
+            out.write(block("PaxHeaders/" + lastName, "", 0644, pax.length, 'x', ""));
             out.write(pax);
             pad(out, pax.length);
         }

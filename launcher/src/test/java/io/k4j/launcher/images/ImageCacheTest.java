@@ -69,9 +69,12 @@ class ImageCacheTest {
         assertThat(rootfs.resolve("etc/nginx/mime.types")).exists();
         assertThat(Files.readSymbolicLink(rootfs.resolve("var/log/nginx/access.log"))).hasToString("/dev/stdout");
         assumeTrue("root".equals(System.getProperty("user.name")), "chroot needs root");
+        // A chroot has no /dev/stdout and /dev/stderr (a container has): log to files for the test.
+        for (String log : List.of("access.log", "error.log")) {
+            Files.delete(rootfs.resolve("var/log/nginx").resolve(log));
+        }
         // nginx -t inside the image's root proves its shared libraries and its configuration are complete.
-        String test = HostCommands.run(List.of("chroot", rootfs.toString(), "/usr/sbin/nginx", "-t"), null);
-        assertThat(test).isNotNull();
+        HostCommands.run(List.of("chroot", rootfs.toString(), "/usr/sbin/nginx", "-t"), null);
     }
 
     @Test
