@@ -1,5 +1,6 @@
 package io.k4j.launcher.images;
 
+import io.k4j.launcher.packages.PackageInstaller;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -33,6 +34,10 @@ public final class ImagesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Progress progress = message -> System.err.println("k4j images: " + message);
+        List<PackageInstaller.RequiredPackage> needed = PackageInstaller.NODE_PACKAGES.stream()
+                .filter(required -> required.debianPackage().equals("busybox-static") || (!noPush && required.debianPackage().equals("docker-registry")))
+                .toList();
+        PackageInstaller.ensureInstalled(needed, progress);
         Path cacheDirectory = imageCache != null ? imageCache : ImageCache.defaultDirectory();
         ImageCache cache = ImageCache.standard(cacheDirectory);
         List<BuiltImage> images = cache.build(progress, rebuild);

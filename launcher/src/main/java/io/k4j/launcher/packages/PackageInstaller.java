@@ -71,14 +71,19 @@ public final class PackageInstaller {
 
     /** Installs what is missing of {@code required} (as root on Debian) or fails naming it. */
     public static void ensureInstalled(List<RequiredPackage> required, Progress progress) throws MissingPackagesException {
+        boolean root = "root".equals(System.getProperty("user.name"));
+        ensureInstalled(required, progress, root && HostCommands.find("apt-get").isPresent(), root);
+    }
+
+    static void ensureInstalled(List<RequiredPackage> required, Progress progress, boolean mayInstall, boolean root)
+            throws MissingPackagesException {
         List<RequiredPackage> missing = missing(required);
         if (missing.isEmpty()) {
             return;
         }
         List<String> names = missing.stream().map(RequiredPackage::debianPackage).toList();
         String needs = String.join(", ", missing.stream().map(p -> p.debianPackage() + " (" + p.purpose() + ")").toList());
-        boolean root = "root".equals(System.getProperty("user.name"));
-        if (!root || HostCommands.find("apt-get").isEmpty()) {
+        if (!mayInstall) {
             throw new MissingPackagesException(names, "the node needs the Debian packages " + needs + "; install them"
                     + (root ? "" : " as root") + ": apt-get install " + String.join(" ", names));
         }

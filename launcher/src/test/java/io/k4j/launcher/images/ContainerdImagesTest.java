@@ -1,6 +1,7 @@
 package io.k4j.launcher.images;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -141,6 +142,24 @@ class ContainerdImagesTest {
             assertThat(run.exitValue()).isZero();
         } finally {
             run.destroyForcibly();
+        }
+    }
+
+    @Test
+    void anAuthenticatedRegistryServesOnlyPullsWithCredentials() throws Exception {
+        Path htpasswd = Htpasswd.write(directory.resolve("auth").resolve("htpasswd"), java.util.Map.of("puller", "s3cret"));
+        try (LocalRegistry authenticated = LocalRegistry.start(directory.resolve("authenticated"), "127.0.0.1", 0, Optional.of(htpasswd), Progress.silent())) {
+            BuiltImage busybox = TestImages.image("busybox");
+            new RegistryPusher(authenticated.endpoint(), Optional.of(new RegistryPusher.Credentials("puller", "s3cret")))
+                    .push(OciLayout.open(TestImages.cache().layoutDirectory()), busybox.manifest(), "private/busybox", List.of("latest"));
+            RegistryMirrors.writePlainHttpHost(hostsDirectory, authenticated.hostAndPort(), authenticated.endpoint());
+            String reference = authenticated.hostAndPort() + "/private/busybox:latest";
+
+            assertThatThrownBy(() -> ctr("images", "pull", "--hosts-dir", hostsDirectory.toString(), reference))
+                    .hasMessageContaining("401");
+            ctr("images", "pull", "--hosts-dir", hostsDirectory.toString(), "--user", "puller:s3cret", reference);
+            assertThat(ctr("images", "ls", "-q")).contains(reference);
+            ctr("images", "rm", reference);
         }
     }
 
