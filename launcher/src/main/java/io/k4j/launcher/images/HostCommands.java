@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -79,17 +83,34 @@ public final class HostCommands {
 
     /** The installed version of a Debian package, if it is installed. */
     public static Optional<String> installedVersion(String debianPackage) {
-        if (find("dpkg-query").isEmpty()) {
-            return Optional.empty();
+        return Optional.ofNullable(installedVersions(List.of(debianPackage)).get(debianPackage));
+    }
+
+    /** The installed versions of those of the Debian packages that are installed, asked in one dpkg-query. */
+    public static Map<String, String> installedVersions(Collection<String> debianPackages) {
+        Map<String, String> versions = new TreeMap<>();
+        if (debianPackages.isEmpty() || find("dpkg-query").isEmpty()) {
+            return versions;
         }
+        List<String> command = new ArrayList<>(List.of("dpkg-query", "-W", "-f=${Package} ${db:Status-Status} ${Version}\\n"));
+        command.addAll(debianPackages);
         try {
-            String output = run("dpkg-query", "-W", "-f=${db:Status-Status} ${Version}", debianPackage).strip();
-            if (output.startsWith("installed ")) {
-                return Optional.of(output.substring("installed ".length()));
+            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            process.getOutputStream().close();
+            // dpkg-query exits 1 when some package is unknown, yet prints the others: read the output either way.
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor(1, TimeUnit.MINUTES);
+            for (String line : output.split("\n")) {
+                String[] fields = line.strip().split(" ", 3);
+                if (fields.length == 3 && fields[1].equals("installed")) {
+                    versions.put(fields[0].replaceFirst(":.*", ""), fields[2]);
+                }
             }
-            return Optional.empty();
         } catch (IOException e) {
-            return Optional.empty();
+            return versions;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        return versions;
     }
 }

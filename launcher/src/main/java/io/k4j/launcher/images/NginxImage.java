@@ -102,8 +102,10 @@ public final class NginxImage implements ImageRecipe {
             inputs.append(' ').append(deb.getFileName()).append('=').append(BusyboxImage.fileDigest(deb));
         }
         // The shared libraries come from the host: their packages' versions are inputs too.
-        for (String dependency : dependencies(debs(packageDirectory))) {
-            inputs.append(' ').append(dependency).append('=').append(HostCommands.installedVersion(dependency).orElse("none"));
+        List<String> dependencies = dependencies(debs(packageDirectory));
+        java.util.Map<String, String> installed = HostCommands.installedVersions(dependencies);
+        for (String dependency : dependencies) {
+            inputs.append(' ').append(dependency).append('=').append(installed.getOrDefault(dependency, "none"));
         }
         return inputs.append(' ').append(busybox.inputs(progress)).toString();
     }

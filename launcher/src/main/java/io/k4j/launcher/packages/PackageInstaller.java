@@ -59,9 +59,10 @@ public final class PackageInstaller {
     /** The packages of {@code required} that are not installed. */
     public static List<RequiredPackage> missing(List<RequiredPackage> required) {
         boolean dpkg = HostCommands.find("dpkg-query").isPresent();
+        java.util.Map<String, String> versions = HostCommands.installedVersions(required.stream().map(RequiredPackage::debianPackage).toList());
         List<RequiredPackage> missing = new ArrayList<>();
         for (RequiredPackage candidate : required) {
-            boolean installed = dpkg ? HostCommands.installedVersion(candidate.debianPackage()).isPresent() : Files.exists(candidate.installedFile());
+            boolean installed = dpkg ? versions.containsKey(candidate.debianPackage()) : Files.exists(candidate.installedFile());
             if (!installed) {
                 missing.add(candidate);
             }
