@@ -14,6 +14,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import io.k4j.kubelet.cni.CniConfig;
+import io.k4j.kubelet.cri.CriConnection;
+import io.k4j.kubelet.cri.CriException;
+import io.k4j.kubelet.cri.CriTimeouts;
+import io.k4j.kubelet.cri.v1.AuthConfig;
+import io.k4j.kubelet.cri.v1.ContainerConfig;
+import io.k4j.kubelet.cri.v1.ContainerMetadata;
+import io.k4j.kubelet.cri.v1.ImageSpec;
+import io.k4j.kubelet.cri.v1.LinuxContainerConfig;
+import io.k4j.kubelet.cri.v1.LinuxPodSandboxConfig;
+import io.k4j.kubelet.cri.v1.PodSandbox;
+import io.k4j.kubelet.cri.v1.PodSandboxConfig;
+import io.k4j.kubelet.cri.v1.PodSandboxFilter;
+import io.k4j.kubelet.cri.v1.PodSandboxMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +47,9 @@ class ContainerdImagesTest {
     private static Path hostsDirectory;
     private static String networkNamespace;
     private static final List<String> containers = new ArrayList<>();
+    private static String bridge;
+    private static String podCidr;
+    private static CriConnection cri;
 
     @BeforeAll
     static void startContainerd() throws Exception {
@@ -44,6 +61,11 @@ class ContainerdImagesTest {
         registry = LocalRegistry.start(directory.resolve("registry"), "127.0.0.1", 0, Optional.empty(), Progress.silent());
         LocalImages.push(TestImages.cache(), TestImages.images(), registry.endpoint(), Optional.empty(), Progress.silent());
         hostsDirectory = RegistryMirrors.write(directory.resolve("certs.d"), registry.endpoint());
+
+        // A bridge and subnet of the test's own, so that nothing else's cni0 on this machine is touched.
+        bridge = "k4jt" + Long.toHexString(ProcessHandle.current().pid() % 0xfffff);
+        podCidr = "10.199." + (ProcessHandle.current().pid() % 250) + ".0/24";
+        new CniConfig("k4j-test", bridge, podCidr, Optional.of(directory.resolve("cni-networks"))).write(directory.resolve("net.d"));
 
         socket = directory.resolve("containerd.sock");
         Path config = directory.resolve("config.toml");
@@ -57,12 +79,14 @@ class ContainerdImagesTest {
                   address = "%2$s.ttrpc"
                 [plugins."io.containerd.grpc.v1.cri"]
                   sandbox_image = "%3$s"
+                  # Without CAP_SYS_RESOURCE (as in this sandbox) runc cannot lower oom_score_adj below the parent's.
+                  restrict_oom_score_adj = %5$s
                   [plugins."io.containerd.grpc.v1.cri".registry]
                     config_path = "%4$s"
                   [plugins."io.containerd.grpc.v1.cri".cni]
                     bin_dir = "/usr/lib/cni"
                     conf_dir = "%1$s/net.d"
-                """.formatted(directory, socket, LocalImages.SANDBOX_IMAGE, hostsDirectory), StandardCharsets.UTF_8);
+                """.formatted(directory, socket, LocalImages.SANDBOX_IMAGE, hostsDirectory, !hasCapability(24)), StandardCharsets.UTF_8);
         containerd = new ProcessBuilder("containerd", "--config", config.toString())
                 .redirectErrorStream(true).redirectOutput(directory.resolve("containerd.log").toFile()).start();
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> ctr("version").contains("Server:"));
@@ -74,6 +98,13 @@ class ContainerdImagesTest {
             return;
         }
         try {
+            if (cri != null) {
+                for (PodSandbox sandbox : cri.runtimeService().listPodSandbox(PodSandboxFilter.getDefaultInstance())) {
+                    cri.runtimeService().stopPodSandbox(sandbox.getId());
+                    cri.runtimeService().removePodSandbox(sandbox.getId());
+                }
+                cri.close();
+            }
             for (String container : containers) {
                 quietly("ctr", "--address", socket.toString(), "-n", "k8s.io", "task", "kill", "-s", "SIGKILL", container);
             }
@@ -92,6 +123,9 @@ class ContainerdImagesTest {
             }
             if (registry != null) {
                 registry.close();
+            }
+            if (bridge != null) {
+                quietly("ip", "link", "delete", bridge);
             }
             if (networkNamespace != null) {
                 quietly("ip", "netns", "delete", networkNamespace);
@@ -163,6 +197,66 @@ class ContainerdImagesTest {
         }
     }
 
+    @Test
+    void criPullsThroughTheMirrorAndRunsAPodOnTheCniNetwork() throws Exception {
+        cri = CriConnection.open(socket, CriTimeouts.DEFAULT);
+        String image = cri.imageService().pullImage(ImageSpec.newBuilder().setImage("docker.io/library/nginx:latest").build(),
+                AuthConfig.getDefaultInstance(), PodSandboxConfig.getDefaultInstance());
+        assertThat(image).startsWith("sha256:");
+        assertThat(cri.imageService().imageStatus(ImageSpec.newBuilder().setImage("docker.io/library/nginx:latest").build()).orElseThrow()
+                .getRepoDigestsList()).contains("docker.io/library/nginx@" + TestImages.image("nginx").manifest().digest());
+
+        Path logs = Files.createDirectories(directory.resolve("pod-logs"));
+        PodSandboxConfig sandboxConfig = PodSandboxConfig.newBuilder()
+                .setMetadata(PodSandboxMetadata.newBuilder().setName("web").setNamespace("default").setUid("uid-web").setAttempt(0))
+                .setHostname("web").setLogDirectory(logs.toString())
+                .setLinux(LinuxPodSandboxConfig.getDefaultInstance())
+                .build();
+        // The sandbox image (pause:3.10) is pulled by containerd itself, through the same mirror.
+        String sandbox = cri.runtimeService().runPodSandbox(sandboxConfig, "");
+        String podIp = cri.runtimeService().podSandboxStatus(sandbox, false).getStatus().getNetwork().getIp();
+        assertThat(podIp).startsWith(podCidr.substring(0, podCidr.lastIndexOf('.') + 1));
+
+        String container = cri.runtimeService().createContainer(sandbox, ContainerConfig.newBuilder()
+                .setMetadata(ContainerMetadata.newBuilder().setName("nginx"))
+                .setImage(ImageSpec.newBuilder().setImage(image))
+                .setLogPath("nginx.log")
+                .setLinux(LinuxContainerConfig.getDefaultInstance())
+                .build(), sandboxConfig);
+        cri.runtimeService().startContainer(container);
+
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> http.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + podIp + "/")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body().contains("<title>Welcome to nginx!</title>"));
+
+        cri.runtimeService().stopContainer(container, 10);
+        cri.runtimeService().removeContainer(container);
+        cri.runtimeService().stopPodSandbox(sandbox);
+        cri.runtimeService().removePodSandbox(sandbox);
+    }
+
+    @Test
+    void criPullsFromTheAuthenticatedRegistryOnlyWithCredentials() throws Exception {
+        Path htpasswd = Htpasswd.write(directory.resolve("cri-auth").resolve("htpasswd"), java.util.Map.of("puller", "s3cret"));
+        try (LocalRegistry authenticated = LocalRegistry.start(directory.resolve("cri-authenticated"), "127.0.0.1", 0, Optional.of(htpasswd), Progress.silent())) {
+            BuiltImage busybox = TestImages.image("busybox");
+            new RegistryPusher(authenticated.endpoint(), Optional.of(new RegistryPusher.Credentials("puller", "s3cret")))
+                    .push(OciLayout.open(TestImages.cache().layoutDirectory()), busybox.manifest(), "private/busybox", List.of("1"));
+            RegistryMirrors.writePlainHttpHost(hostsDirectory, authenticated.hostAndPort(), authenticated.endpoint());
+            ImageSpec image = ImageSpec.newBuilder().setImage(authenticated.hostAndPort() + "/private/busybox:1").build();
+            CriConnection connection = cri != null ? cri : CriConnection.open(socket, CriTimeouts.DEFAULT);
+            cri = connection;
+
+            assertThatThrownBy(() -> connection.imageService().pullImage(image, AuthConfig.getDefaultInstance(), PodSandboxConfig.getDefaultInstance()))
+                    .isInstanceOf(CriException.class).hasMessageContaining("401");
+            connection.imageService().pullImage(image,
+                    AuthConfig.newBuilder().setUsername("puller").setPassword("s3cret").build(), PodSandboxConfig.getDefaultInstance());
+            assertThat(connection.imageService().imageStatus(image).orElseThrow().getRepoDigestsList())
+                    .contains(authenticated.hostAndPort() + "/private/busybox@" + busybox.manifest().digest());
+        }
+    }
+
     private static String container(String image) {
         String name = PREFIX + "-" + image;
         containers.add(name);
@@ -181,6 +275,16 @@ class ContainerdImagesTest {
         } catch (IOException e) {
             // cleaning up what may not exist
         }
+    }
+
+    /** Whether this process has the capability (by number, 24 = CAP_SYS_RESOURCE) in its effective set. */
+    private static boolean hasCapability(int capability) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("CapEff:")) {
+                return (Long.parseUnsignedLong(line.substring("CapEff:".length()).strip(), 16) & (1L << capability)) != 0;
+            }
+        }
+        return false;
     }
 
     private static List<String> mountsUnder(Path root) throws IOException {
