@@ -57,7 +57,7 @@ final class AtomicWriter {
         Files.createDirectories(target);
         Path dataLink = target.resolve(DATA_DIRECTORY);
         Optional<Path> oldData = currentDataDirectory(dataLink);
-        if (oldData.isPresent() && sameContent(oldData.get(), cleaned)) {
+        if (oldData.isPresent() && sameContent(oldData.get(), cleaned, groupId)) {
             return createUserVisibleLinks(cleaned) | removeStaleUserVisibleLinks(cleaned);
         }
         Path newData = createTimestampedDirectory();
@@ -106,7 +106,7 @@ final class AtomicWriter {
         return Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS) ? Optional.of(directory) : Optional.empty();
     }
 
-    private static boolean sameContent(Path dataDirectory, Map<String, FileProjection> payload) throws IOException {
+    private static boolean sameContent(Path dataDirectory, Map<String, FileProjection> payload, OptionalInt groupId) throws IOException {
         Set<String> present = new HashSet<>();
         try (Stream<Path> files = Files.walk(dataDirectory)) {
             for (Path file : (Iterable<Path>) files::iterator) {
@@ -120,7 +120,8 @@ final class AtomicWriter {
         }
         for (Map.Entry<String, FileProjection> entry : payload.entrySet()) {
             Path file = dataDirectory.resolve(entry.getKey());
-            if (VolumeFiles.mode(file) != entry.getValue().mode()
+            int expectedMode = groupId.isPresent() ? entry.getValue().mode() | 0440 : entry.getValue().mode();
+            if (VolumeFiles.mode(file) != expectedMode
                     || !java.util.Arrays.equals(Files.readAllBytes(file), entry.getValue().data())) {
                 return false;
             }
