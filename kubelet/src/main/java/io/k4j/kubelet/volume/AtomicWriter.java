@@ -121,6 +121,10 @@ final class AtomicWriter {
         for (Map.Entry<String, FileProjection> entry : payload.entrySet()) {
             Path file = dataDirectory.resolve(entry.getKey());
             int expectedMode = groupId.isPresent() ? entry.getValue().mode() | 0440 : entry.getValue().mode();
+            long owner = entry.getValue().ownerUid();
+            if (owner >= 0 && ((Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS)) != owner) {
+                return false;
+            }
             if (VolumeFiles.mode(file) != expectedMode
                     || !java.util.Arrays.equals(Files.readAllBytes(file), entry.getValue().data())) {
                 return false;
@@ -157,6 +161,9 @@ final class AtomicWriter {
                 }
             }
             Files.write(file, entry.getValue().data());
+            if (entry.getValue().ownerUid() >= 0) {
+                Files.setAttribute(file, "unix:uid", (int) entry.getValue().ownerUid(), LinkOption.NOFOLLOW_LINKS);
+            }
             int mode = entry.getValue().mode();
             if (groupId.isPresent()) {
                 VolumeFiles.setGroup(file, groupId.getAsInt());

@@ -282,10 +282,7 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
         }
         if (volume.getProjected() != null) {
             Path directory = wrappedDirectory(pod, volumes.resolve(PROJECTED).resolve(name), true, fsGroup);
-            // Upstream writes tokens 0600 and lets the fsGroup ownership make them 0640; k4j does not chown token files
-            // to a runAsUser, so without an fsGroup they keep the default mode and stay readable.
-            boolean restrictTokenMode = fsGroup.isPresent();
-            write(directory, payloads.projected(pod, volume.getProjected(), restrictTokenMode), fsGroup);
+            write(directory, payloads.projected(pod, volume.getProjected(), fsUser(pod), fsGroup.isPresent()), fsGroup);
             return directory;
         }
         if (contentOnly) {
@@ -419,6 +416,27 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
             return OptionalInt.empty();
         }
         return OptionalInt.of(context.getFsGroup().intValue());
+    }
+
+    /**
+     * Upstream's {@code FsUserFrom}: the user every init and regular container runs as (its own runAsUser, else the
+     * pod's), or empty when one has none or they differ.
+     */
+    static OptionalLong fsUser(Pod pod) {
+        PodSecurityContext podContext = pod.getSpec().getSecurityContext();
+        Long podUser = podContext == null ? null : podContext.getRunAsUser();
+        Long user = null;
+        List<Container> containers = new java.util.ArrayList<>(listOrEmpty(pod.getSpec().getInitContainers()));
+        containers.addAll(listOrEmpty(pod.getSpec().getContainers()));
+        for (Container container : containers) {
+            Long effective = container.getSecurityContext() != null && container.getSecurityContext().getRunAsUser() != null
+                    ? container.getSecurityContext().getRunAsUser() : podUser;
+            if (effective == null || (user != null && !user.equals(effective))) {
+                return OptionalLong.empty();
+            }
+            user = effective;
+        }
+        return user == null ? OptionalLong.empty() : OptionalLong.of(user);
     }
 
     private static <T> List<T> listOrEmpty(List<T> list) {

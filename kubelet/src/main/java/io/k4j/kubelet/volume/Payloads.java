@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -75,9 +76,12 @@ final class Payloads {
     /**
      * The files of a projected volume.
      *
-     * @param tokenModeOverride the mode of token files when the pod sets fsUser/fsGroup ({@code 0600}, as upstream)
+     * @param fsUser the user that runs all the pod's containers, who then owns its token files
+     * @param fsGroup whether the volume gets an fsGroup; with a user or a group, token files are written 0600 as
+     *     upstream (the group ownership then makes them 0640)
      */
-    Map<String, FileProjection> projected(Pod pod, ProjectedVolumeSource source, boolean restrictTokenMode) throws SetUpFailure {
+    Map<String, FileProjection> projected(Pod pod, ProjectedVolumeSource source, OptionalLong fsUser, boolean fsGroup) throws SetUpFailure {
+        boolean restrictTokenMode = fsUser.isPresent() || fsGroup;
         int defaultMode = mode(source.getDefaultMode());
         Map<String, FileProjection> payload = new HashMap<>();
         List<String> errors = new ArrayList<>();
@@ -114,7 +118,7 @@ final class Payloads {
                     try {
                         String value = tokens.token(key);
                         payload.put(token.getPath(), new FileProjection(value.getBytes(StandardCharsets.UTF_8),
-                                restrictTokenMode ? 0600 : defaultMode));
+                                restrictTokenMode ? 0600 : defaultMode, fsUser.orElse(-1)));
                     } catch (IOException e) {
                         throw new SetUpFailure(e.getMessage(), e);
                     }

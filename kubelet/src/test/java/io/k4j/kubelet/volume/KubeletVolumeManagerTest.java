@@ -271,6 +271,36 @@ class KubeletVolumeManagerTest {
     }
 
     @Test
+    void tokensOfAPodRunningAsOneUserAreThatUsersAndPrivate() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "changing a file's owner needs root");
+        KubeletVolumeManager manager = manager(mounter);
+        Volume tokenVolume = new VolumeBuilder().withName("token").withNewProjected().withDefaultMode(0644).addNewSource()
+                .withNewServiceAccountToken().withExpirationSeconds(3600L).withPath("token").endServiceAccountToken().endSource()
+                .endProjected().build();
+        Pod pod = pod(List.of(tokenVolume), container());
+        pod.getSpec().setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder().withRunAsUser(1000L).build());
+
+        manager.mount(pod);
+
+        Path token = volumeDirectory("kubernetes.io~projected", "token").resolve("..data/token");
+        assertThat(Files.getAttribute(token, "unix:uid")).isEqualTo(1000);
+        assertThat(VolumeFiles.mode(token)).isEqualTo(0600);
+    }
+
+    @Test
+    void theFsUserIsTheOneUserAllContainersRunAs() {
+        Pod pod = pod(List.of(), container(), new ContainerBuilder(container()).withName("c2").withNewSecurityContext().withRunAsUser(1000L)
+                .endSecurityContext().build());
+        assertThat(KubeletVolumeManager.fsUser(pod)).isEmpty();
+
+        pod.getSpec().setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder().withRunAsUser(1000L).build());
+        assertThat(KubeletVolumeManager.fsUser(pod)).hasValue(1000L);
+
+        pod.getSpec().getContainers().get(1).getSecurityContext().setRunAsUser(2000L);
+        assertThat(KubeletVolumeManager.fsUser(pod)).isEmpty();
+    }
+
+    @Test
     void containerMountsHonourSubPathsReadOnlyVolumesEtcHostsAndTheTerminationLog() throws Exception {
         KubeletVolumeManager manager = manager(mounter);
         objects.putConfigMap("ns", "settings", Map.of("app.properties", "mode=fast"));
