@@ -91,6 +91,11 @@ public final class BusyboxImage implements ImageRecipe {
         return applets;
     }
 
+    /** The busybox binary the image is made from. */
+    Path binary() {
+        return binary;
+    }
+
     String requireVersion() {
         if (version == null) {
             throw new IllegalStateException("inputs() was not called");

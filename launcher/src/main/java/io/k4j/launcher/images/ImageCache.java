@@ -70,6 +70,19 @@ public final class ImageCache {
 
     /** As {@link #build(Progress)}; {@code force} rebuilds even images whose inputs did not change. */
     public List<BuiltImage> build(Progress progress, boolean force) throws IOException {
+        return build(progress, force, true);
+    }
+
+    /**
+     * As {@link #build(Progress)}, but an image that cannot be built is reported and left out instead of failing the
+     * whole build — except the pause image, without which no pod can start. A node starts with what it has: a
+     * machine that cannot download nginx's packages still runs busybox pods.
+     */
+    public List<BuiltImage> buildAvailable(Progress progress) throws IOException {
+        return build(progress, false, false);
+    }
+
+    private List<BuiltImage> build(Progress progress, boolean force, boolean requireAll) throws IOException {
         Files.createDirectories(directory.resolve("inputs"));
         LOCK_IN_THIS_PROCESS.lock();
         try (FileChannel lockFile = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -78,7 +91,16 @@ public final class ImageCache {
             List<BuiltImage> images = new ArrayList<>();
             boolean anyRebuilt = false;
             for (ImageRecipe recipe : recipes) {
-                BuiltImage image = buildOne(layout, recipe, progress, force);
+                BuiltImage image;
+                try {
+                    image = buildOne(layout, recipe, progress, force);
+                } catch (IOException e) {
+                    if (requireAll || recipe instanceof PauseImage) {
+                        throw e;
+                    }
+                    progress.report(recipe.name() + ": cannot build the image, pods using it will fail to pull: " + e.getMessage());
+                    continue;
+                }
                 anyRebuilt |= image.rebuilt();
                 images.add(image);
             }

@@ -14,7 +14,7 @@ public sealed interface ImageRecipe permits BusyboxImage, PauseImage, NginxImage
 
     /**
      * A description of everything the image is made from (package versions, file digests, the recipe's own version),
-     * cheap to compute: equal inputs mean an equal image. May fetch packages into {@code workArea}'s cache.
+     * cheap to compute: equal inputs mean an equal image. May download packages into the cache the recipe was given.
      */
     String inputs(Progress progress) throws IOException;
 

@@ -57,7 +57,7 @@ public final class LocalImages implements AutoCloseable {
     /** Starts the registry, builds what is missing, pushes what the registry lacks and writes the mirror configuration. */
     public static LocalImages start(Options options, Progress progress) throws IOException {
         ImageCache cache = ImageCache.standard(options.cacheDirectory());
-        List<BuiltImage> images = cache.build(progress);
+        List<BuiltImage> images = cache.buildAvailable(progress);
         Path registryDirectory = options.dataDirectory().resolve("registry");
         LocalRegistry registry = LocalRegistry.start(registryDirectory, options.registryHost(), options.registryPort(), Optional.empty(), progress);
         try {

@@ -3,7 +3,6 @@ package io.k4j.launcher.images;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -234,7 +233,7 @@ public final class LocalRegistry implements AutoCloseable {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return "(no log: " + e.getMessage() + ")";
         }
     }
 }

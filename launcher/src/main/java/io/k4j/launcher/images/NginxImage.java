@@ -122,7 +122,7 @@ public final class NginxImage implements ImageRecipe {
             throw new IOException("the nginx package " + version + " has no usr/sbin/nginx");
         }
         ImageFilesystem filesystem = new ImageFilesystem();
-        BusyboxImage.addBusybox(filesystem, Path.of("/bin/busybox"), "bin/busybox");
+        BusyboxImage.addBusybox(filesystem, busybox.binary(), "bin/busybox");
         filesystem.file("usr/sbin/nginx", 0755, nginx);
         List<String> libraries = addSharedLibraries(filesystem, nginx);
         addTree(filesystem, unpacked, unpacked.resolve("etc/nginx"),

@@ -74,7 +74,7 @@ public final class PauseImage implements ImageRecipe {
             createdBy = "k4j images: pause.c compiled with gcc -static";
         } else {
             progress.report("pause: no C compiler (gcc) on this machine; falling back to a busybox shell loop as the pause process");
-            BusyboxImage.addBusybox(filesystem, Path.of("/bin/busybox"), "bin/busybox");
+            BusyboxImage.addBusybox(filesystem, busybox.binary(), "bin/busybox");
             filesystem.file("pause", 0755, FALLBACK_SCRIPT);
             createdBy = "k4j images: fallback pause (busybox sh loop; no gcc on the build machine)";
         }

@@ -56,7 +56,6 @@ final class TarArchive {
             throws IOException {
         byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
         byte[] linkBytes = linkName.getBytes(StandardCharsets.UTF_8);
-        String prefix = "";
         String shortName = name;
         if (nameBytes.length > 100 || linkBytes.length > 100) {
             StringBuilder records = new StringBuilder();
@@ -72,14 +71,14 @@ final class TarArchive {
             // The extended header's own name is informational (readers take the path from the records).
             String lastName = name.substring(name.lastIndexOf('/', name.length() - 2) + 1);
             lastName = lastName.substring(Math.max(0, lastName.length() - 80));
-            out.write(block("PaxHeaders/" + lastName, "", 0644, pax.length, 'x', ""));
+            out.write(block("PaxHeaders/" + lastName, 0644, pax.length, 'x', ""));
             out.write(pax);
             pad(out, pax.length);
         }
-        out.write(block(shortName, prefix, mode, size, type, linkName));
+        out.write(block(shortName, mode, size, type, linkName));
     }
 
-    private static byte[] block(String name, String prefix, int mode, long size, char type, String linkName) {
+    private static byte[] block(String name, int mode, long size, char type, String linkName) {
         byte[] header = new byte[BLOCK];
         put(header, 0, 100, name.getBytes(StandardCharsets.UTF_8));
         octal(header, 100, 8, mode & 07777);
@@ -96,7 +95,6 @@ final class TarArchive {
         put(header, 263, 2, "00".getBytes(StandardCharsets.US_ASCII));
         octal(header, 329, 8, 0);
         octal(header, 337, 8, 0);
-        put(header, 345, 155, prefix.getBytes(StandardCharsets.UTF_8));
         long checksum = 0;
         for (byte b : header) {
             checksum += b & 0xff;
