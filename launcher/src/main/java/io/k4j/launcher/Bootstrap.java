@@ -2,6 +2,7 @@ package io.k4j.launcher;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
@@ -99,6 +100,32 @@ final class Bootstrap {
         runConcurrently(rest);
         LOG.info("bootstrap objects in place: {} namespaces, {} cluster roles, {} cluster role bindings",
                 SYSTEM_NAMESPACES.size(), policy.clusterRoles().size(), policy.clusterRoleBindings().size());
+    }
+
+    /**
+     * The {@code kube-dns} service in kube-system with upstream's name, labels and ports (53/UDP {@code dns}, 53/TCP
+     * {@code dns-tcp}) at {@code clusterIp}, which every pod's resolv.conf names. It has no selector: no pods serve it;
+     * the built-in cluster DNS server does, where kube-proxy sends the service's traffic.
+     */
+    void ensureClusterDnsService(String clusterIp) {
+        ObjectNode service = object(meta -> {
+            meta.put("name", "kube-dns").put("namespace", "kube-system");
+            meta.putObject("labels").put("k8s-app", "kube-dns").put("kubernetes.io/cluster-service", "true").put("kubernetes.io/name", "CoreDNS");
+        }, "Service", "v1");
+        ObjectNode spec = service.putObject("spec");
+        spec.put("type", "ClusterIP");
+        spec.put("clusterIP", clusterIp);
+        spec.putArray("clusterIPs").add(clusterIp);
+        spec.put("sessionAffinity", "None");
+        ArrayNode ports = spec.putArray("ports");
+        ports.addObject().put("name", "dns").put("port", 53).put("protocol", "UDP").put("targetPort", 53);
+        ports.addObject().put("name", "dns-tcp").put("port", 53).put("protocol", "TCP").put("targetPort", 53);
+        try {
+            ensure(SERVICES, "kube-system", "kube-dns", service);
+        } catch (StatusException e) {
+            // A --cluster-dns the service range does not hold (or that another service took) must not stop the server.
+            LOG.warn("cannot create the kube-dns service at {}: {}", clusterIp, e.getMessage());
+        }
     }
 
     /** Runs every step on its own virtual thread and fails with the first failure once all have finished. */

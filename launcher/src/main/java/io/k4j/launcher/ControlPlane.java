@@ -195,6 +195,7 @@ final class ControlPlane implements AutoCloseable {
         new Bootstrap(registry).run(serviceCidr.firstAddress().getHostAddress(), config.advertiseAddress(), apiServer.port(), pki.caCertificatePem(),
                 new Bootstrap.RbacPolicy(BootstrapPolicy.clusterRoles(), BootstrapPolicy.clusterRoleBindings(),
                         BootstrapPolicy.namespacedRoles(), BootstrapPolicy.namespacedRoleBindings()));
+        new Bootstrap(registry).ensureClusterDnsService(ClusterDnsComponent.serviceAddress(config, serviceCidr));
         ClusterRoleAggregator aggregator = new ClusterRoleAggregator(registry);
         aggregator.reconcile();
         LOG.debug("start-up: bootstrap objects and cluster role aggregation done at +{} ms", elapsedMillis(startedNanos));

@@ -62,6 +62,17 @@ final class ServerCommand implements Callable<Integer> {
             description = "How long events are kept after their last update (default ${DEFAULT-VALUE}).")
     Duration eventTtl;
 
+    @Option(names = "--cluster-dns", description = "The kube-dns service's cluster IP, which pods use as name server "
+            + "(default: the 10th address of --service-cluster-ip-range, as kubeadm's 10.96.0.10).")
+    String clusterDns;
+
+    @Option(names = "--cluster-domain", defaultValue = "cluster.local", description = "The cluster's DNS domain (default ${DEFAULT-VALUE}).")
+    String clusterDomain;
+
+    @Option(names = "--cluster-dns-bind", defaultValue = "127.0.0.1:1053",
+            description = "Address:port the cluster DNS server listens on, UDP and TCP (default ${DEFAULT-VALUE}); port 0 picks a free one.")
+    String clusterDnsBind;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -101,6 +112,9 @@ final class ServerCommand implements Callable<Integer> {
                 simulatedNodes,
                 Optional.ofNullable(simulatedNodeConfig),
                 verbosity,
-                eventTtl);
+                eventTtl,
+                Optional.ofNullable(clusterDns).filter(address -> !address.isBlank()),
+                clusterDomain,
+                ClusterDnsComponent.parseBindAddress(clusterDnsBind));
     }
 }

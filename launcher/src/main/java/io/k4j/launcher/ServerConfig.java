@@ -3,6 +3,7 @@ package io.k4j.launcher;
 import static java.util.Objects.requireNonNull;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +30,11 @@ import java.util.Optional;
  * @param simulatedNodeConfig a YAML file with the simulated nodes' capacity, labels, taints and pod timing, if any
  * @param verbosity upstream-style {@code -v} level
  * @param eventTtl how long an event lives after its last write (upstream's {@code --event-ttl}, default 1h)
+ * @param clusterDns the {@code kube-dns} service's cluster IP that pods use as name server (upstream kubelet's
+ *     {@code --cluster-dns}); empty for the 10th address of the service range, as kubeadm picks it
+ * @param clusterDomain the cluster's DNS domain (upstream kubelet's {@code --cluster-domain})
+ * @param clusterDnsBind where the cluster DNS server listens (UDP and TCP), until kube-proxy forwards the
+ *     {@code kube-dns} service's port 53 there
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -46,7 +52,10 @@ public record ServerConfig(
         int simulatedNodes,
         Optional<Path> simulatedNodeConfig,
         int verbosity,
-        Duration eventTtl) {
+        Duration eventTtl,
+        Optional<String> clusterDns,
+        String clusterDomain,
+        InetSocketAddress clusterDnsBind) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -70,5 +79,8 @@ public record ServerConfig(
         if (eventTtl.isNegative() || eventTtl.isZero()) {
             throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
         }
+        requireNonNull(clusterDns, "clusterDns is null");
+        requireNonNull(clusterDomain, "clusterDomain is null");
+        requireNonNull(clusterDnsBind, "clusterDnsBind is null");
     }
 }
