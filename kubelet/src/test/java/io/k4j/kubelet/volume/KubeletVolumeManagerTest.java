@@ -147,10 +147,14 @@ class KubeletVolumeManagerTest {
     @Test
     void aMissingConfigMapFailsTheMountWithUpstreamsEventUnlessOptional() throws Exception {
         KubeletVolumeManager manager = manager(mounter);
-        Pod pod = pod(List.of(new VolumeBuilder().withName("cfg").withNewConfigMap().withName("x").endConfigMap().build()), container());
+        Pod pod = pod(List.of(new VolumeBuilder().withName("scratch").withNewEmptyDir().endEmptyDir().build(),
+                new VolumeBuilder().withName("cfg").withNewConfigMap().withName("x").endConfigMap().build(),
+                new VolumeBuilder().withName("creds").withNewSecret().withSecretName("y").endSecret().build()), container());
 
         assertThatThrownBy(() -> manager.mount(pod)).isInstanceOf(VolumeMountException.class)
-                .hasMessage("MountVolume.SetUp failed for volume \"cfg\" : configmap \"x\" not found");
+                .hasMessage("MountVolume.SetUp failed for volume \"cfg\" : configmap \"x\" not found")
+                .extracting(error -> ((VolumeMountException) error).unmountedVolumes()).isEqualTo(List.of("cfg", "creds"));
+        objects.putSecret("ns", "y", Map.of());
 
         objects.putConfigMap("ns", "x", Map.of("k", "v"));
         manager.mount(pod);
