@@ -118,7 +118,7 @@ public final class KubeletHookRunner implements HookRunner {
                 error = "command '" + String.join(" ", command) + "' exited with " + result.exitCode() + ": "
                         + new String(result.stderr(), StandardCharsets.UTF_8);
             } catch (TimeoutException e) {
-                error = "command '" + String.join(" ", command) + "' timed out";
+                error = "command \"" + String.join(" ", command) + "\" timed out";
             } catch (IOException e) {
                 error = e.getMessage();
             }
