@@ -237,7 +237,7 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
         if (firstFailure != null) {
             throw new VolumeMountException(VolumeMountException.FAILED_MOUNT, firstFailure, firstCause, unmounted);
         }
-        return new KubeletPodVolumes(pod, podDirectory, paths, readOnly, clusterDomain, nodeHostsFile);
+        return new KubeletPodVolumes(pod, podDirectory, paths, readOnly, clusterDomain, nodeHostsFile, mounter);
     }
 
     /** Sets up one volume; returns its path on the host, or null for a volume type this kubelet does not serve. */
