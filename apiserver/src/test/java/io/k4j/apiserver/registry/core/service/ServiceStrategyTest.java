@@ -91,7 +91,7 @@ class ServiceStrategyTest {
         ObjectNode changed = old.deepCopy();
         ((ObjectNode) changed.get("spec")).put("clusterIP", "10.96.0.11").putArray("clusterIPs").add("10.96.0.11");
         assertThat(messages(strategy.validateUpdate(changed, old))).containsExactly(
-                "spec.clusterIPs[0]: Invalid value: [\"10.96.0.11\"]: may not change once set");
+                "spec.clusterIPs[0]: Invalid value: []string{\"10.96.0.11\"}: may not change once set");
 
         ObjectNode withStatus = old.deepCopy();
         withStatus.putObject("status").putObject("loadBalancer").putArray("ingress").addObject().put("ip", "1.2.3.4");
