@@ -97,7 +97,16 @@ class ServicesIT {
         Endpoints manual = client.endpoints().inNamespace("default").resource(new EndpointsBuilder().withNewMetadata().withName("manual").endMetadata()
                 .addNewSubset().addNewAddress().withIp("192.0.2.10").endAddress().addNewPort().withPort(8080).endPort().endSubset().build()).create();
 
+        // The apiserver's own service has its endpoints and slice from the bootstrap, which the controllers leave alone.
+        EndpointSlice apiserverSlice = client.discovery().v1().endpointSlices().inNamespace("default").withName("kubernetes").get();
+        assertThat(apiserverSlice.getMetadata().getLabels()).containsEntry("kubernetes.io/service-name", "kubernetes")
+                .doesNotContainKey("endpointslice.kubernetes.io/managed-by");
+        assertThat(apiserverSlice.getEndpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.getConditions().getReady()).isTrue());
+        assertThat(client.services().inNamespace("default").withName("kubernetes").get().getSpec().getClusterIP()).isEqualTo("10.96.0.1");
+
         kubectl().run("create", "deployment", "web", "--image=nginx", "--replicas=3").assertSuccess();
+        client.services().inNamespace("default").resource(new ServiceBuilder().withNewMetadata().withName("web-headless").endMetadata()
+                .withNewSpec().withClusterIP("None").withSelector(java.util.Map.of("app", "web")).endSpec().build()).create();
         kubectl().run("expose", "deployment", "web", "--port=80").assertSuccess();
         Service web = client.services().inNamespace("default").withName("web").get();
         String webIp = web.getSpec().getClusterIP();
@@ -111,6 +120,12 @@ class ServicesIT {
             assertThat(podIps).hasSize(3);
             assertThat(readyIps(client.endpoints().inNamespace("default").withName("web").get())).isEqualTo(podIps);
         });
+        await("the headless service's endpoints").atMost(TIMEOUT).untilAsserted(() -> {
+            Endpoints headless = client.endpoints().inNamespace("default").withName("web-headless").get();
+            assertThat(readyIps(headless)).isEqualTo(runningPodIps("web"));
+            assertThat(headless.getMetadata().getLabels()).containsKey("service.kubernetes.io/headless");
+        });
+        assertThat(client.services().inNamespace("default").withName("web-headless").get().getSpec().getClusterIPs()).containsExactly("None");
         String table = kubectl().run("get", "endpoints", "web").assertSuccess().stdout();
         for (String ip : runningPodIps("web")) {
             assertThat(table).contains(ip + ":80");
@@ -164,6 +179,9 @@ class ServicesIT {
         // The user's endpoints of the selector-less service were never rewritten.
         assertThat(client.endpoints().inNamespace("default").withName("manual").get().getMetadata().getResourceVersion())
                 .isEqualTo(manual.getMetadata().getResourceVersion());
+
+        assertThat(client.discovery().v1().endpointSlices().inNamespace("default").withLabel("kubernetes.io/service-name", "kubernetes").list().getItems())
+                .extracting(slice -> slice.getMetadata().getName()).containsExactly("kubernetes");
 
         // A restart keeps what is allocated.
         server.restart();

@@ -97,7 +97,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     /** Loads the watch cache; call once before serving. */
     public void start() {
         cache.start();
-        definition.writeHooks().initialize(list(""));
+        if (definition.writeHooks() != WriteHooks.NONE) {
+            definition.writeHooks().initialize(list(""));
+        }
     }
 
     @Override
