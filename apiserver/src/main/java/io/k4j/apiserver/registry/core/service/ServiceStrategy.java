@@ -35,6 +35,8 @@ public final class ServiceStrategy implements ResourceStrategy {
     private static final ResourceType TYPE = CoreResources.type("services");
     static final List<String> TYPES = List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
     static final List<String> SESSION_AFFINITIES = List.of("ClientIP", "None");
+    /** Upstream's {@code MaxClientIPServiceAffinitySeconds}: a day. */
+    static final long MAX_CLIENT_IP_AFFINITY_SECONDS = 86400;
     static final List<String> IP_FAMILY_POLICIES = List.of("PreferDualStack", "RequireDualStack", "SingleStack");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
@@ -75,6 +77,9 @@ public final class ServiceStrategy implements ResourceStrategy {
     public void applyDefaults(ObjectNode service) {
         ObjectNode spec = Trees.object(service, "spec");
         Trees.defaultText(spec, "sessionAffinity", "None");
+        if (Trees.text(spec, "sessionAffinity").equals("None")) {
+            spec.remove("sessionAffinityConfig");
+        }
         if (Trees.text(spec, "sessionAffinity").equals("ClientIP") && !Trees.has(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds")) {
             Trees.object(spec, "sessionAffinityConfig", "clientIP").put("timeoutSeconds", 10800);
         }
@@ -213,6 +218,15 @@ public final class ServiceStrategy implements ResourceStrategy {
         }
         validatePorts(ports, type, errors);
         PodSpecValidation.validateOneOf(Trees.text(spec, "sessionAffinity"), SESSION_AFFINITIES, "spec.sessionAffinity", errors);
+        if (Trees.text(spec, "sessionAffinity").equals("ClientIP")) {
+            JsonNode timeout = Trees.at(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds");
+            if (timeout.isMissingNode() || timeout.isNull()) {
+                errors.add(FieldError.required("spec.sessionAffinityConfig.clientIP.timeoutSeconds", "when session affinity type is ClientIP"));
+            } else if (timeout.asLong() <= 0 || timeout.asLong() > MAX_CLIENT_IP_AFFINITY_SECONDS) {
+                errors.add(FieldError.invalid("spec.sessionAffinityConfig.clientIP.timeoutSeconds", timeout.asLong(),
+                        "must be greater than 0 and less than " + MAX_CLIENT_IP_AFFINITY_SECONDS));
+            }
+        }
         if (type.equals("ExternalName")) {
             String externalName = Trees.text(spec, "externalName");
             if (externalName.isEmpty()) {

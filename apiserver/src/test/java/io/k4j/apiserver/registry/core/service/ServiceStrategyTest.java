@@ -117,4 +117,18 @@ class ServiceStrategyTest {
         ObjectNode external = object("{'metadata':{'name':'ext'},'spec':{'type':'ExternalName','externalName':'example.com'}}");
         assertThat(strategy.tableRow(external)).containsExactly("ext", "ExternalName", "<none>", "example.com", "<none>", "<unknown>", "<none>");
     }
+
+    @Test
+    void clientIpAffinityTimeoutsAreBoundedAndNoneDropsTheConfig() {
+        ObjectNode tooLong = object("{'metadata':{'name':'web'},'spec':{'sessionAffinity':'ClientIP','sessionAffinityConfig':{'clientIP':{'timeoutSeconds':86401}},"
+                + "'ports':[{'port':80}]}}");
+        strategy.applyDefaults(tooLong);
+        assertThat(messages(strategy.validate(tooLong))).containsExactly(
+                "spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 86401: must be greater than 0 and less than 86400");
+
+        ObjectNode none = object("{'metadata':{'name':'web'},'spec':{'sessionAffinity':'None','sessionAffinityConfig':{'clientIP':{'timeoutSeconds':60}},"
+                + "'ports':[{'port':80}]}}");
+        strategy.applyDefaults(none);
+        assertThat(none.at("/spec/sessionAffinityConfig").isMissingNode()).isTrue();
+    }
 }
