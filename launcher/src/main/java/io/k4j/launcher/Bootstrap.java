@@ -32,6 +32,7 @@ final class Bootstrap {
     private static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
     private static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
     private static final GroupVersionResource ENDPOINTS = new GroupVersionResource("", "v1", "endpoints");
+    private static final GroupVersionResource ENDPOINT_SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
     private static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
     private static final GroupVersionResource CONFIG_MAPS = new GroupVersionResource("", "v1", "configmaps");
     private static final GroupVersionResource PRIORITY_CLASSES = new GroupVersionResource("scheduling.k8s.io", "v1", "priorityclasses");
@@ -86,6 +87,7 @@ final class Bootstrap {
         rest.add(() -> ensure(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort)));
         if (advertiseAddress.isPresent()) {
             rest.add(() -> ensureEndpoints(advertiseAddress.get(), securePort));
+            rest.add(() -> ensureEndpointSlice(advertiseAddress.get(), securePort));
         } else {
             LOG.warn("the host has no non-loopback address: the kubernetes service has no endpoints; pass --advertise-address");
         }
@@ -183,6 +185,36 @@ final class Bootstrap {
         ObjectNode current = registry.require(ENDPOINTS).get("default", "kubernetes");
         if (!current.path("subsets").equals(desired.get("subsets"))) {
             registry.require(ENDPOINTS).guaranteedUpdate("default", "kubernetes", "", reconcile);
+        }
+    }
+
+    /**
+     * The EndpointSlice of the {@code kubernetes} service, as upstream's apiserver writes it beside the Endpoints
+     * (kube-proxy reads slices only): named {@code kubernetes}, labelled with the service name and no managing
+     * controller, so the EndpointSlice controller leaves it alone.
+     */
+    private void ensureEndpointSlice(String advertiseAddress, int securePort) {
+        ObjectNode desired = object(meta -> meta.put("name", "kubernetes").put("namespace", "default")
+                .putObject("labels").put("kubernetes.io/service-name", "kubernetes"), "EndpointSlice", "discovery.k8s.io/v1");
+        desired.put("addressType", advertiseAddress.contains(":") ? "IPv6" : "IPv4");
+        ObjectNode endpoint = desired.putArray("endpoints").addObject();
+        endpoint.putArray("addresses").add(advertiseAddress);
+        endpoint.putObject("conditions").put("ready", true);
+        desired.putArray("ports").addObject().put("name", "https").put("port", securePort).put("protocol", "TCP");
+        ensure(ENDPOINT_SLICES, "default", "kubernetes", desired);
+        ObjectNode current = registry.require(ENDPOINT_SLICES).get("default", "kubernetes");
+        if (!current.path("endpoints").equals(desired.get("endpoints")) || !current.path("ports").equals(desired.get("ports"))) {
+            // The address type is immutable: a host that moved between IPv4 and IPv6 needs a new slice.
+            if (!current.path("addressType").asText().equals(desired.get("addressType").asText())) {
+                registry.require(ENDPOINT_SLICES).delete("default", "kubernetes");
+                ensure(ENDPOINT_SLICES, "default", "kubernetes", desired);
+                return;
+            }
+            registry.require(ENDPOINT_SLICES).guaranteedUpdate("default", "kubernetes", "", slice -> {
+                slice.set("endpoints", desired.get("endpoints").deepCopy());
+                slice.set("ports", desired.get("ports").deepCopy());
+                return slice;
+            });
         }
     }
 

@@ -38,6 +38,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--service-cluster-ip-range", defaultValue = "10.96.0.0/12", description = "Service CIDR (default ${DEFAULT-VALUE}).")
     String serviceClusterIpRange;
 
+    @Option(names = "--service-node-port-range", defaultValue = "30000-32767", description = "The ports NodePort services get (default ${DEFAULT-VALUE}).")
+    String serviceNodePortRange;
+
     @Option(names = "--write-kubeconfig", description = "Also write the admin kubeconfig here (default ~/.kube/config when it does not exist).")
     Path writeKubeconfig;
 
@@ -105,6 +108,7 @@ final class ServerCommand implements Callable<Integer> {
                 tlsSubjectAlternativeNames,
                 Optional.ofNullable(tokenAuthFile),
                 serviceClusterIpRange,
+                serviceNodePortRange,
                 Optional.of(writeKubeconfig == null ? defaultKubeconfig : writeKubeconfig),
                 clusterCidr,
                 controllers,

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param tlsSubjectAlternativeNames extra host names or IPs for the serving certificate
  * @param tokenAuthFile a static token file (upstream CSV format), if any
  * @param serviceClusterIpRange the service CIDR; its first address is the {@code kubernetes} service's
+ * @param serviceNodePortRange the ports NodePort services get, e.g. {@code 30000-32767}
  * @param writeKubeconfig also write the admin kubeconfig here when the file does not exist
  * @param clusterCidr the pod CIDR that node IPAM cuts each node's podCIDR from
  * @param controllers which controllers run, upstream's {@code --controllers} syntax ({@code *}, {@code foo}, {@code -foo})
@@ -45,6 +46,7 @@ public record ServerConfig(
         List<String> tlsSubjectAlternativeNames,
         Optional<Path> tokenAuthFile,
         String serviceClusterIpRange,
+        String serviceNodePortRange,
         Optional<Path> writeKubeconfig,
         String clusterCidr,
         List<String> controllers,
@@ -67,6 +69,7 @@ public record ServerConfig(
         tlsSubjectAlternativeNames = List.copyOf(requireNonNull(tlsSubjectAlternativeNames, "tlsSubjectAlternativeNames is null"));
         requireNonNull(tokenAuthFile, "tokenAuthFile is null");
         requireNonNull(serviceClusterIpRange, "serviceClusterIpRange is null");
+        requireNonNull(serviceNodePortRange, "serviceNodePortRange is null");
         requireNonNull(writeKubeconfig, "writeKubeconfig is null");
         requireNonNull(clusterCidr, "clusterCidr is null");
         controllers = List.copyOf(requireNonNull(controllers, "controllers is null"));
