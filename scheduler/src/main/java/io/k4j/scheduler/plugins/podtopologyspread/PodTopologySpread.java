@@ -209,6 +209,27 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
         return true;
     }
 
+    /**
+     * The pods matching each constraint on each node, as {@code result[nodeIndex * constraints + constraintIndex]}, or -1
+     * where the node does not count for the constraint (no node object, {@code eligible} false, a missing topology label,
+     * or the constraint's node inclusion policies). Counted over the nodes in parallel, as upstream does: this walk over
+     * every pod of the cluster is most of a spread pod's scheduling cycle.
+     */
+    private int[] countPerNode(PodInfo pod, List<SpreadConstraint> constraints, List<NodeInfo> nodes, Predicate<NodeInfo> eligible) {
+        int constraintCount = constraints.size();
+        int[] perNode = new int[nodes.size() * constraintCount];
+        handle.parallelizer().until(nodes.size(), index -> {
+            NodeInfo nodeInfo = nodes.get(index);
+            boolean counts = nodeInfo.node() != null && eligible.test(nodeInfo);
+            for (int i = 0; i < constraintCount; i++) {
+                SpreadConstraint constraint = constraints.get(i);
+                boolean countsHere = counts && nodeInfo.label(constraint.topologyKey()) != null && nodeCounts(pod, constraint, nodeInfo);
+                perNode[index * constraintCount + i] = countsHere ? countMatching(nodeInfo.pods(), constraint, pod.namespace()) : -1;
+            }
+        });
+        return perNode;
+    }
+
     private static int countMatching(List<PodInfo> pods, SpreadConstraint constraint, String namespace) {
         int count = 0;
         for (PodInfo existing : pods) {
@@ -262,17 +283,13 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
         for (int i = 0; i < constraints.size(); i++) {
             counts.add(new HashMap<>());
         }
-        for (NodeInfo nodeInfo : nodes) {
-            if (nodeInfo.node() == null || !hasAllKeys(constraints, nodeInfo)) {
-                continue;
-            }
+        int[] perNode = countPerNode(pod, constraints, nodes, nodeInfo -> hasAllKeys(constraints, nodeInfo));
+        for (int index = 0; index < nodes.size(); index++) {
             for (int i = 0; i < constraints.size(); i++) {
-                SpreadConstraint constraint = constraints.get(i);
-                if (!nodeCounts(pod, constraint, nodeInfo)) {
-                    continue;
+                int count = perNode[index * constraints.size() + i];
+                if (count >= 0) {
+                    counts.get(i).merge(nodes.get(index).label(constraints.get(i).topologyKey()), count, Integer::sum);
                 }
-                int count = countMatching(nodeInfo.pods(), constraint, pod.namespace());
-                counts.get(i).merge(nodeInfo.label(constraint.topologyKey()), count, Integer::sum);
             }
         }
         state.write(PRE_FILTER_STATE_KEY, new PreFilterState(List.copyOf(constraints), counts));
@@ -373,18 +390,16 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
             weights[i] = Math.log(size + 2);
         }
         // Counts come from all nodes, not only the feasible ones: a domain's load includes nodes the pod cannot use.
-        for (NodeInfo nodeInfo : handle.snapshot().list()) {
-            if (nodeInfo.node() == null || (requireAllTopologies && !hasAllKeys(constraints, nodeInfo))) {
-                continue;
-            }
+        List<NodeInfo> allNodes = handle.snapshot().list();
+        int[] perNode = countPerNode(pod, constraints, allNodes, nodeInfo -> !requireAllTopologies || hasAllKeys(constraints, nodeInfo));
+        for (int index = 0; index < allNodes.size(); index++) {
             for (int i = 0; i < constraints.size(); i++) {
-                SpreadConstraint constraint = constraints.get(i);
-                String value = nodeInfo.label(constraint.topologyKey());
-                if (value == null || !domainsPerConstraint.get(i).contains(value) || !nodeCounts(pod, constraint, nodeInfo)) {
+                int count = perNode[index * constraints.size() + i];
+                if (count <= 0) {
                     continue;
                 }
-                int count = countMatching(nodeInfo.pods(), constraint, pod.namespace());
-                if (count > 0) {
+                String value = allNodes.get(index).label(constraints.get(i).topologyKey());
+                if (value != null && domainsPerConstraint.get(i).contains(value)) {
                     counts.get(i).merge(value, count, Integer::sum);
                 }
             }
