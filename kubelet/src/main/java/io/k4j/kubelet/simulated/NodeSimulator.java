@@ -234,7 +234,9 @@ public final class NodeSimulator implements AutoCloseable {
                         });
                         return null;
                     } catch (KubernetesClientException e) {
-                        if (e.getCode() != 0 && e.getCode() != 429 && e.getCode() < 500) {
+                        // No answer at all (a time-out: the client reports code 0 or -1), 408, 429 and 5xx are transient.
+                        boolean transientFailure = e.getCode() <= 0 || e.getCode() == 408 || e.getCode() == 429 || e.getCode() >= 500;
+                        if (!transientFailure) {
                             throw e;
                         }
                         if (attempt % REGISTRATION_ATTEMPTS_PER_LOG == 0) {
