@@ -210,24 +210,41 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
     }
 
     /**
-     * The pods matching each constraint on each node, as {@code result[nodeIndex * constraints + constraintIndex]}, or -1
-     * where the node does not count for the constraint (no node object, {@code eligible} false, a missing topology label,
-     * or the constraint's node inclusion policies). Counted over the nodes in parallel, as upstream does: this walk over
-     * every pod of the cluster is most of a spread pod's scheduling cycle.
+     * Per node and constraint, in slot {@code nodeIndex * constraints + constraintIndex}: the node's domain for the
+     * constraint's topology key and the pods there matching the constraint, or -1 where the node does not count for it.
+     *
+     * @param domains the node's value of the topology key, null when it has none
+     * @param counts the matching pods, -1 when the node does not count
      */
-    private int[] countPerNode(PodInfo pod, List<SpreadConstraint> constraints, List<NodeInfo> nodes, Predicate<NodeInfo> eligible) {
+    private record NodeCounts(String[] domains, int[] counts) {}
+
+    /**
+     * Counts the pods matching each constraint on each node. A node does not count for a constraint without a node
+     * object, without the topology label (or, with {@code requireAllKeys}, without any of the constraints' labels), or
+     * when the constraint's node inclusion policies leave it out. Counted over the nodes in parallel, as upstream does:
+     * this walk over every pod of the cluster is most of a spread pod's scheduling cycle, so each node's labels are read
+     * once here and the results kept for the caller.
+     */
+    private NodeCounts countPerNode(PodInfo pod, List<SpreadConstraint> constraints, List<NodeInfo> nodes, boolean requireAllKeys) {
         int constraintCount = constraints.size();
-        int[] perNode = new int[nodes.size() * constraintCount];
+        String[] domains = new String[nodes.size() * constraintCount];
+        int[] counts = new int[nodes.size() * constraintCount];
         handle.parallelizer().until(nodes.size(), index -> {
             NodeInfo nodeInfo = nodes.get(index);
-            boolean counts = nodeInfo.node() != null && eligible.test(nodeInfo);
+            int base = index * constraintCount;
+            boolean hasAllKeys = true;
+            for (int i = 0; i < constraintCount; i++) {
+                domains[base + i] = nodeInfo.label(constraints.get(i).topologyKey());
+                hasAllKeys &= domains[base + i] != null;
+            }
+            boolean eligible = nodeInfo.node() != null && (hasAllKeys || !requireAllKeys);
             for (int i = 0; i < constraintCount; i++) {
                 SpreadConstraint constraint = constraints.get(i);
-                boolean countsHere = counts && nodeInfo.label(constraint.topologyKey()) != null && nodeCounts(pod, constraint, nodeInfo);
-                perNode[index * constraintCount + i] = countsHere ? countMatching(nodeInfo.pods(), constraint, pod.namespace()) : -1;
+                boolean countsHere = eligible && domains[base + i] != null && nodeCounts(pod, constraint, nodeInfo);
+                counts[base + i] = countsHere ? countMatching(nodeInfo.pods(), constraint, pod.namespace()) : -1;
             }
         });
-        return perNode;
+        return new NodeCounts(domains, counts);
     }
 
     private static int countMatching(List<PodInfo> pods, SpreadConstraint constraint, String namespace) {
@@ -283,13 +300,10 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
         for (int i = 0; i < constraints.size(); i++) {
             counts.add(new HashMap<>());
         }
-        int[] perNode = countPerNode(pod, constraints, nodes, nodeInfo -> hasAllKeys(constraints, nodeInfo));
-        for (int index = 0; index < nodes.size(); index++) {
-            for (int i = 0; i < constraints.size(); i++) {
-                int count = perNode[index * constraints.size() + i];
-                if (count >= 0) {
-                    counts.get(i).merge(nodes.get(index).label(constraints.get(i).topologyKey()), count, Integer::sum);
-                }
+        NodeCounts perNode = countPerNode(pod, constraints, nodes, true);
+        for (int slot = 0; slot < perNode.counts().length; slot++) {
+            if (perNode.counts()[slot] >= 0) {
+                counts.get(slot % constraints.size()).merge(perNode.domains()[slot], perNode.counts()[slot], Integer::sum);
             }
         }
         state.write(PRE_FILTER_STATE_KEY, new PreFilterState(List.copyOf(constraints), counts));
@@ -391,17 +405,12 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
         }
         // Counts come from all nodes, not only the feasible ones: a domain's load includes nodes the pod cannot use.
         List<NodeInfo> allNodes = handle.snapshot().list();
-        int[] perNode = countPerNode(pod, constraints, allNodes, nodeInfo -> !requireAllTopologies || hasAllKeys(constraints, nodeInfo));
-        for (int index = 0; index < allNodes.size(); index++) {
-            for (int i = 0; i < constraints.size(); i++) {
-                int count = perNode[index * constraints.size() + i];
-                if (count <= 0) {
-                    continue;
-                }
-                String value = allNodes.get(index).label(constraints.get(i).topologyKey());
-                if (value != null && domainsPerConstraint.get(i).contains(value)) {
-                    counts.get(i).merge(value, count, Integer::sum);
-                }
+        NodeCounts perNode = countPerNode(pod, constraints, allNodes, requireAllTopologies);
+        for (int slot = 0; slot < perNode.counts().length; slot++) {
+            int count = perNode.counts()[slot];
+            String value = perNode.domains()[slot];
+            if (count > 0 && domainsPerConstraint.get(slot % constraints.size()).contains(value)) {
+                counts.get(slot % constraints.size()).merge(value, count, Integer::sum);
             }
         }
         state.write(PRE_SCORE_STATE_KEY, new PreScoreState(List.copyOf(constraints), ignoredNodes, counts, weights));
