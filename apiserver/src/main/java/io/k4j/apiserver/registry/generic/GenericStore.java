@@ -170,7 +170,10 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         return objects;
     }
 
-    /** LIST with upstream's selector, paging and resourceVersion semantics. */
+    /**
+     * LIST with upstream's selector, paging and resourceVersion semantics. Pages are read from the watch cache when it
+     * holds the state asked for (as upstream's cache serves them from its snapshots), else from storage.
+     */
     public ListResult list(String namespace, ListOptions options) {
         validateListOptions(options, false);
         Predicate<CachedObject> filter = filter(namespace, options);
@@ -178,16 +181,32 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         String resourceVersion = options.resourceVersion();
         if (!options.continueToken().isEmpty()) {
             ContinueToken token = ContinueToken.decode(options.continueToken());
-            return listFromStorage(keyPrefix, prefix + token.startKey(), token.revision(), options, filter, true);
+            String startKey = prefix + token.startKey();
+            if (token.revision() < storage.compactedRevision()) {
+                throw continueExpired();
+            }
+            Optional<WatchCache.Page> page = cache.page(token.revision(), keyPrefix, startKey, options.limit() > 0 ? options.limit() : Long.MAX_VALUE, filter);
+            if (page.isPresent()) {
+                return toListResult(page.get(), options);
+            }
+            return listFromStorage(keyPrefix, startKey, token.revision(), options, filter, true);
         }
         boolean exact = ListOptions.EXACT.equals(options.resourceVersionMatch());
         if (options.limit() > 0 && !resourceVersion.equals("0")) {
             long revision = resourceVersion.isEmpty() ? 0 : parseResourceVersion(resourceVersion);
-            if (!exact && revision > 0) {
-                checkNotTooLarge(revision);
-                revision = 0;
+            // A paged list at a resourceVersion with no match given is an exact read, as upstream's legacy behaviour.
+            if (exact || (options.resourceVersionMatch().isEmpty() && revision > 0)) {
+                Optional<WatchCache.Page> page = cache.page(revision, keyPrefix, "", options.limit(), filter);
+                return page.isPresent() ? toListResult(page.get(), options) : listFromStorage(keyPrefix, "", revision, options, filter, false);
             }
-            return listFromStorage(keyPrefix, "", revision, options, filter, false);
+            boolean fresh = revision == 0 ? cache.waitForOwnWrites(FRESHNESS_WAIT) : cache.waitForRevision(revision, FRESHNESS_WAIT);
+            if (!fresh) {
+                if (revision > 0) {
+                    checkNotTooLarge(revision);
+                }
+                return listFromStorage(keyPrefix, "", 0, options, filter, false);
+            }
+            return toListResult(cache.page(0, keyPrefix, "", options.limit(), filter).orElseThrow(), options);
         }
         if (resourceVersion.isEmpty()) {
             if (!cache.waitForOwnWrites(FRESHNESS_WAIT)) {
@@ -206,6 +225,19 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         }
         WatchCache.Snapshot snapshot = cache.list(keyPrefix, filter);
         return new ListResult(snapshot.revision(), snapshot.items(), "", null);
+    }
+
+    private ListResult toListResult(WatchCache.Page page, ListOptions options) {
+        if (page.remainingKeys() == 0) {
+            return new ListResult(page.revision(), page.items(), "", null);
+        }
+        boolean selective = !options.labelSelector().isEverything() || !options.fieldSelector().isEverything();
+        String token = new ContinueToken(page.revision(), page.lastKey().substring(prefix.length()) + "\0").encode();
+        return new ListResult(page.revision(), page.items(), token, selective ? null : page.remainingKeys());
+    }
+
+    private static StatusException continueExpired() {
+        return StatusException.expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.");
     }
 
     private ListResult listFromStorage(String keyPrefix, String startKey, long revision, ListOptions options, Predicate<CachedObject> filter, boolean continuing) {
@@ -244,7 +276,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             }
         } catch (StorageException.Compacted e) {
             if (continuing) {
-                throw StatusException.expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.");
+                throw continueExpired();
             }
             throw StatusException.expired("The resourceVersion for the provided list is too old.");
         } catch (StorageException.FutureRevision e) {
