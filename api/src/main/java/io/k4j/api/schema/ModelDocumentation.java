@@ -20,6 +20,10 @@ import java.util.regex.Pattern;
  * the class path for this. Only generated sources are read: fabric8's hand-written classes (Quantity) carry
  * fabric8's own prose, not upstream's.
  *
+ * <p>fabric8's javadoc of fields that hold one nested object (or a Time) is the enclosing type's description
+ * instead of the field's; those fields are left undocumented, so {@code kubectl explain} shows only the
+ * description of their type for them.
+ *
  * <p>The javadoc is upstream's text with line breaks written as {@code <br><p> } and HTML escapes; both are
  * undone here. A type whose sources are absent simply has no documentation.
  *
@@ -97,6 +101,9 @@ final class ModelDocumentation {
                 fields.putIfAbsent(property.group(1), text);
             }
         }
+        // fabric8's generator documents every field holding a single nested object (and every Time) with the
+        // description of the class it is in, not the field's own: such text would mislead, so it is left out
+        description.ifPresent(text -> fields.values().removeIf(text::equals));
         return new TypeDocumentation(description, fields);
     }
 
