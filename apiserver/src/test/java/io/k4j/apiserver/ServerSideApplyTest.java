@@ -7,7 +7,11 @@ import io.k4j.api.codec.Json;
 import io.k4j.apiserver.authentication.Authenticator;
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.authorization.AuthorizationResult;
+import io.k4j.apiserver.registry.core.replicationcontroller.ReplicationControllerStrategy;
 import io.k4j.apiserver.registry.generic.GenericStrategy;
+import io.k4j.apiserver.registry.generic.ResourceDefinition;
+import io.k4j.apiserver.registry.groups.GroupResources;
+import io.k4j.apiserver.registry.scale.ScaleSubresource;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
 import io.k4j.storage.sqlite.SqliteKeyValueStore;
@@ -20,13 +24,16 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Server-side apply and managed fields over real HTTPS, on real SQLite storage. */
+/** Server-side apply and managed fields over real HTTPS, on real SQLite storage, including the scale subresource. */
 class ServerSideApplyTest {
     private static final String CONFIG_MAPS = "/api/v1/namespaces/default/configmaps";
     private static final String APPLY = "application/apply-patch+yaml";
@@ -53,15 +60,22 @@ class ServerSideApplyTest {
                 .clientCaCertificates(List.of(certificates.caCertificate()))
                 .authenticators(List.of(clientCertificates))
                 .authorizers(List.of(attributes -> AuthorizationResult.allow("")))
-                .resources(List.of(
-                        new GenericStrategy(TestResources.PODS, clock).definition(),
-                        new GenericStrategy(TestResources.CONFIG_MAPS, clock).definition(),
-                        new GenericStrategy(TestResources.NAMESPACES, clock).definition()))
+                .resources(resources(clock))
                 .build();
         server = new ApiServer(config);
         server.start();
         base = "https://127.0.0.1:" + server.port();
         admin = HttpClient.newBuilder().sslContext(certificates.clientContext("admin", List.of(UserInfo.MASTERS_GROUP))).build();
+    }
+
+    private static List<ResourceDefinition> resources(InstantSource clock) {
+        List<ResourceDefinition> resources = new ArrayList<>(List.of(
+                new GenericStrategy(TestResources.PODS, clock).definition(),
+                new GenericStrategy(TestResources.CONFIG_MAPS, clock).definition(),
+                new GenericStrategy(TestResources.NAMESPACES, clock).definition(),
+                new ResourceDefinition(new ReplicationControllerStrategy(clock), Map.of(), List.of(ScaleSubresource.forLabelMap()), Optional.empty())));
+        resources.addAll(GroupResources.withCorePodRules(clock).definitions());
+        return resources;
     }
 
     @AfterAll
@@ -169,6 +183,84 @@ class ServerSideApplyTest {
         assertThat(kubelet.path("manager").asText()).isEqualTo("kubelet");
         assertThat(kubelet.path("subresource").asText()).isEqualTo("status");
         assertThat(kubelet.path("fieldsV1")).isEqualTo(Json.read("{\"f:status\":{\"f:phase\":{}}}"));
+    }
+
+    /** Server-side apply to the scale subresource of every scalable kind: the applier owns the parent's spec.replicas. */
+    @ParameterizedTest
+    @ValueSource(strings = {"apps/v1/deployments/Deployment", "apps/v1/replicasets/ReplicaSet", "apps/v1/statefulsets/StatefulSet",
+            "v1/replicationcontrollers/ReplicationController"})
+    void applyToTheScaleSubresourceOwnsTheParentsReplicas(String resource) throws Exception {
+        int slash = resource.lastIndexOf('/');
+        String kind = resource.substring(slash + 1);
+        String apiVersion = resource.substring(0, resource.lastIndexOf('/', slash - 1));
+        String plural = resource.substring(apiVersion.length() + 1, slash);
+        String collection = (apiVersion.equals("v1") ? "/api/v1" : "/apis/" + apiVersion) + "/namespaces/default/" + plural;
+        String name = "scaled-" + plural;
+        String selector = kind.equals("ReplicationController") ? "{\"app\":\"" + name + "\"}" : "{\"matchLabels\":{\"app\":\"" + name + "\"}}";
+        String parent = "{\"apiVersion\":\"" + apiVersion + "\",\"kind\":\"" + kind + "\",\"metadata\":{\"name\":\"" + name + "\"},"
+                + "\"spec\":{\"replicas\":1,\"selector\":" + selector + ",\"template\":{\"metadata\":{\"labels\":{\"app\":\"" + name + "\"}},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}";
+        HttpResponse<String> created = send("POST", collection + "?fieldManager=kubectl-create", "application/json", parent);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String scale = collection + "/" + name + "/scale";
+        String configuration = "apiVersion: autoscaling/v1\nkind: Scale\nmetadata:\n  name: " + name + "\nspec:\n  replicas: 3\n";
+
+        HttpResponse<String> conflict = send("PATCH", scale + "?fieldManager=scaler", APPLY, configuration);
+        assertThat(conflict.statusCode()).as(conflict.body()).isEqualTo(409);
+        // as upstream, the conflict is found on the Scale, whose managed fields are in its own version
+        assertThat(json(conflict).path("message").asText())
+                .isEqualTo("Apply failed with 1 conflict: conflict with \"kubectl-create\" using autoscaling/v1: .spec.replicas");
+
+        HttpResponse<String> forced = send("PATCH", scale + "?fieldManager=scaler&force=true", APPLY, configuration);
+        assertThat(forced.statusCode()).as(forced.body()).isEqualTo(200);
+        assertThat(json(forced).path("kind").asText()).isEqualTo("Scale");
+        assertThat(json(forced).path("spec").path("replicas").asInt()).isEqualTo(3);
+        JsonNode stored = json(send("GET", collection + "/" + name, null, null));
+        assertThat(stored.path("spec").path("replicas").asInt()).isEqualTo(3);
+        assertThat(managers(stored)).containsExactly("scaler/Apply", "kubectl-create/Update");
+        JsonNode applier = stored.path("metadata").path("managedFields").get(0);
+        assertThat(applier.path("subresource").asText()).isEqualTo("scale");
+        assertThat(applier.path("apiVersion").asText()).isEqualTo(apiVersion);
+        assertThat(applier.path("fieldsV1")).isEqualTo(Json.read("{\"f:spec\":{\"f:replicas\":{}}}"));
+        JsonNode creator = stored.path("metadata").path("managedFields").get(1);
+        assertThat(creator.path("fieldsV1").path("f:spec").has("f:replicas")).isFalse();
+        assertThat(creator.path("fieldsV1").path("f:spec").has("f:template")).isTrue();
+
+        // the owner applies again without force; a dry run changes nothing
+        HttpResponse<String> again = send("PATCH", scale + "?fieldManager=scaler", APPLY, configuration.replace("replicas: 3", "replicas: 4"));
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        HttpResponse<String> dryRun = send("PATCH", scale + "?fieldManager=scaler&dryRun=All", APPLY, configuration.replace("replicas: 3", "replicas: 9"));
+        assertThat(json(dryRun).path("spec").path("replicas").asInt()).isEqualTo(9);
+        assertThat(json(send("GET", collection + "/" + name, null, null)).path("spec").path("replicas").asInt()).isEqualTo(4);
+
+        // an update through the scale (kubectl scale) takes the replicas over, recorded with the subresource
+        HttpResponse<String> scaled = send("PATCH", scale + "?fieldManager=kubectl", "application/merge-patch+json", "{\"spec\":{\"replicas\":5}}");
+        assertThat(scaled.statusCode()).as(scaled.body()).isEqualTo(200);
+        JsonNode afterUpdate = json(send("GET", collection + "/" + name, null, null));
+        assertThat(afterUpdate.path("spec").path("replicas").asInt()).isEqualTo(5);
+        assertThat(managers(afterUpdate)).containsExactlyInAnyOrder("kubectl-create/Update", "kubectl/Update");
+        JsonNode updater = entry(afterUpdate, "kubectl");
+        assertThat(updater.path("subresource").asText()).isEqualTo("scale");
+        assertThat(updater.path("apiVersion").asText()).isEqualTo(apiVersion);
+        HttpResponse<String> lost = send("PATCH", scale + "?fieldManager=scaler", APPLY, configuration);
+        assertThat(lost.statusCode()).isEqualTo(409);
+        assertThat(json(lost).path("message").asText())
+                .isEqualTo("Apply failed with 1 conflict: conflict with \"kubectl\" with subresource \"scale\" using autoscaling/v1: .spec.replicas");
+
+        HttpResponse<String> wrongKind = send("PATCH", scale + "?fieldManager=scaler", APPLY, configuration.replace("kind: Scale", "kind: " + kind)
+                .replace("autoscaling/v1", apiVersion));
+        assertThat(wrongKind.statusCode()).isEqualTo(400);
+        assertThat(send("PATCH", scale + "?fieldManager=scaler&force=true", APPLY, configuration.replace("replicas: 3", "replicas: -1")).statusCode()).isEqualTo(422);
+        assertThat(send("PATCH", collection + "/missing/scale?fieldManager=scaler", APPLY, configuration).statusCode()).isEqualTo(404);
+    }
+
+    private static JsonNode entry(JsonNode object, String manager) {
+        for (JsonNode entry : object.path("metadata").path("managedFields")) {
+            if (entry.path("manager").asText().equals(manager)) {
+                return entry;
+            }
+        }
+        throw new AssertionError("no managed fields entry of " + manager + " in " + object);
     }
 
     private static List<String> managers(JsonNode object) {

@@ -280,6 +280,12 @@ abstract class KubectlAcceptance {
         assertThat(kubectl("describe", "deployment", "web").stdout()).contains("Replicas:", "Selector:", "app=web");
         String explain = kubectl("explain", "pod.spec.containers").stdout();
         assertThat(explain).contains("KIND:", "Pod", "FIELD: containers", "image", "<string>");
+        // upstream's documentation: text under DESCRIPTION and under each field
+        assertThat(explain).containsPattern("DESCRIPTION:\\n\\s+\\S");
+        assertThat(explain).containsPattern("(?m)^  image\\t<string>\\n\\s+\\S");
+        String strategy = kubectl("explain", "deployment.spec.strategy", "--recursive").stdout();
+        assertThat(strategy).contains("KIND:", "Deployment", "FIELD: strategy", "rollingUpdate", "maxSurge", "maxUnavailable", "type");
+        assertThat(strategy).containsPattern("DESCRIPTION:\\n\\s+\\S");
     }
 
     @Test

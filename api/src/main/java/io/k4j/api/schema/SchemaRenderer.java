@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.GroupVersionKind;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Renders definitions as OpenAPI schema objects, the same for Swagger 2.0 ({@code #/definitions/}) and
@@ -37,13 +38,17 @@ final class SchemaRenderer {
     }
 
     ObjectNode definition(Definition definition) {
+        ModelDocumentation.TypeDocumentation documentation = Schemas.builtin().modelClass(definition.name())
+                .map(ModelDocumentation.shared()::of)
+                .orElse(ModelDocumentation.TypeDocumentation.NONE);
         ObjectNode node = NODES.objectNode();
+        documentation.description().ifPresent(description -> node.put("description", description));
         switch (definition.kind()) {
             case OBJECT -> {
                 if (!definition.fields().isEmpty()) {
                     ObjectNode properties = node.putObject("properties");
                     for (Field field : definition.fields().values()) {
-                        properties.set(field.name(), field(field));
+                        properties.set(field.name(), field(field, documentation.field(field.name())));
                     }
                 }
                 node.put("type", "object");
@@ -96,8 +101,24 @@ final class SchemaRenderer {
         return node;
     }
 
-    private ObjectNode field(Field field) {
-        ObjectNode node = schema(field.schema());
+    private ObjectNode field(Field field, Optional<String> description) {
+        ObjectNode node;
+        if (description.isEmpty()) {
+            node = schema(field.schema());
+        } else if (field.schema() instanceof Schema.Reference reference) {
+            node = NODES.objectNode();
+            if (version3) {
+                // OpenAPI 3.0 ignores the siblings of a $ref; upstream wraps the reference to keep the description
+                node.putArray("allOf").add(reference(reference.definition()));
+            } else {
+                node.put("$ref", referencePrefix + reference.definition());
+            }
+            node.put("description", description.get());
+        } else {
+            node = NODES.objectNode();
+            node.put("description", description.get());
+            node.setAll(schema(field.schema()));
+        }
         FieldMetadata metadata = field.metadata();
         metadata.listType().ifPresent(listType -> node.put("x-kubernetes-list-type", listType));
         if (!metadata.listMapKeys().isEmpty()) {

@@ -75,10 +75,12 @@ public final class Schemas {
 
     private final Map<String, Definition> definitions;
     private final Map<GroupVersionKind, String> byKind;
+    private final Map<String, Class<?>> modelClasses;
 
-    private Schemas(Map<String, Definition> definitions, Map<GroupVersionKind, String> byKind) {
+    private Schemas(Map<String, Definition> definitions, Map<GroupVersionKind, String> byKind, Map<String, Class<?>> modelClasses) {
         this.definitions = Collections.unmodifiableMap(new TreeMap<>(definitions));
         this.byKind = Map.copyOf(byKind);
+        this.modelClasses = Map.copyOf(modelClasses);
     }
 
     /** The schemas of every kind in {@link BuiltinResources}, their lists, and the meta types the API uses. */
@@ -115,6 +117,11 @@ public final class Schemas {
             throw new IllegalArgumentException("no schema for " + kind);
         }
         return name;
+    }
+
+    /** The fabric8 model class a definition was derived from; empty for the ones defined by hand (Scale, Time, Patch). */
+    Optional<Class<?>> modelClass(String definition) {
+        return Optional.ofNullable(modelClasses.get(definition));
     }
 
     /** The names of the given definitions and of every definition they reach, in a stable order. */
@@ -212,7 +219,7 @@ public final class Schemas {
             builder.addKind(extra.getKey(), extra.getValue());
             byKind.put(extra.getValue(), extra.getKey());
         }
-        return new Schemas(builder.definitions, byKind);
+        return new Schemas(builder.definitions, byKind, builder.modelClasses);
     }
 
     private static Class<?> listClass(Class<?> modelClass) {
@@ -228,6 +235,7 @@ public final class Schemas {
     private static final class Builder {
         private final ObjectMapper mapper = new ObjectMapper();
         private final Map<String, Definition> definitions = new LinkedHashMap<>();
+        private final Map<String, Class<?>> modelClasses = new LinkedHashMap<>();
 
         void addKind(String name, GroupVersionKind kind) {
             Definition definition = definitions.get(name);
@@ -243,6 +251,7 @@ public final class Schemas {
             if (definitions.containsKey(name)) {
                 return name;
             }
+            modelClasses.put(name, modelClass);
             if (modelClass == FieldsV1.class) {
                 definitions.put(name, new Definition(name, DefinitionKind.FIELDS_V1, Map.of(), List.of()));
                 return name;
@@ -316,6 +325,9 @@ public final class Schemas {
 
         private Schema special(String name, DefinitionKind kind) {
             definitions.putIfAbsent(name, new Definition(name, kind, Map.of(), List.of()));
+            if (kind == DefinitionKind.MICRO_TIME) {
+                modelClasses.putIfAbsent(name, MicroTime.class);
+            }
             return new Schema.Reference(name);
         }
 

@@ -234,12 +234,23 @@ public final class ResourceHandler {
         switch (info.verb()) {
             case "get" -> Responses.write(exchange, 200, handler.get(request), yaml);
             case "create" -> Responses.write(exchange, 201, handler.create(request, decodeSubresourceBody(exchange, handler)), yaml);
-            case "update" -> Responses.write(exchange, 200, handler.update(request, decodeSubresourceBody(exchange, handler)), yaml);
+            case "update" -> {
+                SubresourceHandler.Request tracked = withOwnership(request, writeContext(exchange, user, "UpdateOptions"));
+                Responses.write(exchange, 200, handler.update(tracked, decodeSubresourceBody(exchange, handler)), yaml);
+            }
             case "patch" -> {
                 PatchRequest patch = patchRequest(exchange);
+                if (patch.isApply()) {
+                    ApplyOptions options = applyOptions(exchange, patch);
+                    ObjectNode applied = handler.apply(request, (ObjectNode) patch.patch(), options.manager(), options.force());
+                    addWarnings(exchange, options.warnings(), List.of());
+                    Responses.write(exchange, 200, applied, yaml);
+                    return;
+                }
+                SubresourceHandler.Request tracked = withOwnership(request, writeContext(exchange, user, "PatchOptions"));
                 ObjectNode current = handler.get(request);
                 ObjectNode patched = applyPatch(type, current, patch);
-                Responses.write(exchange, 200, handler.update(request, patched), yaml);
+                Responses.write(exchange, 200, handler.update(tracked, patched), yaml);
             }
             default -> throw StatusException.methodNotSupported(type.gvk().group(), qualified, info.verb());
         }
@@ -627,6 +638,22 @@ public final class ResourceHandler {
      */
     private void serverSideApply(HttpExchange exchange, RequestInfo info, UserInfo user, GenericStore store, String namespace, String subresource,
             PatchRequest patch) throws IOException {
+        ApplyOptions options = applyOptions(exchange, patch);
+        String manager = options.manager();
+        boolean force = options.force();
+        ObjectNode configuration = (ObjectNode) patch.patch();
+        OperationContext context = new OperationContext(user, dryRun(exchange), true, new OperationContext.FieldOwnership.Applied(manager));
+        WriteResult result = store.update(namespace, info.name(), subresource,
+                current -> store.applyConfiguration(current, configuration.deepCopy(), subresource, manager, force), context);
+        addWarnings(exchange, options.warnings(), result.warnings());
+        writeObject(exchange, result.created() ? 201 : 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+    }
+
+    /** The options of an apply patch: its manager, whether it forces, and warnings about duplicate fields. */
+    private record ApplyOptions(String manager, boolean force, List<String> warnings) {}
+
+    /** Validates an apply patch's field manager and fieldValidation, as upstream's apply patcher. */
+    private static ApplyOptions applyOptions(HttpExchange exchange, PatchRequest patch) {
         String manager = orEmpty(exchange.queryParameter("fieldManager"));
         FieldErrors errors = new FieldErrors();
         if (manager.isEmpty()) {
@@ -645,12 +672,12 @@ public final class ResourceHandler {
             }
             warnings = patch.duplicateFields();
         }
-        ObjectNode configuration = (ObjectNode) patch.patch();
-        OperationContext context = new OperationContext(user, dryRun(exchange), true, new OperationContext.FieldOwnership.Applied(manager));
-        WriteResult result = store.update(namespace, info.name(), subresource,
-                current -> store.applyConfiguration(current, configuration.deepCopy(), subresource, manager, force), context);
-        addWarnings(exchange, warnings, result.warnings());
-        writeObject(exchange, result.created() ? 201 : 200, store, result.object(), Representation.negotiate(exchange.header("accept"), false));
+        return new ApplyOptions(manager, force, warnings);
+    }
+
+    private static SubresourceHandler.Request withOwnership(SubresourceHandler.Request request, OperationContext context) {
+        return new SubresourceHandler.Request(request.parent(), request.namespace(), request.name(), request.user(), request.dryRun(),
+                context.fieldOwnership());
     }
 
     private static boolean parseForce(String value) {

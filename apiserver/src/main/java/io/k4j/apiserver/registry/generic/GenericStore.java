@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -419,7 +418,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         if (!ObjectMetadata.text(object, "resourceVersion").isEmpty()) {
             throw StatusException.internalError("resourceVersion should not be set on objects to be created");
         }
-        metadata.put("uid", UUID.randomUUID().toString());
+        metadata.put("uid", Uids.random());
         metadata.put("creationTimestamp", now());
         metadata.remove("deletionTimestamp");
         metadata.remove("deletionGracePeriodSeconds");

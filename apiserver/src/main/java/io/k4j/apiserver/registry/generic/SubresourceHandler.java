@@ -1,5 +1,7 @@
 package io.k4j.apiserver.registry.generic;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.authentication.UserInfo;
@@ -53,6 +55,17 @@ public interface SubresourceHandler {
     }
 
     /**
+     * PATCH with {@code application/apply-patch+yaml}: server-side apply of {@code configuration} (of this
+     * subresource's kind) for {@code manager}; the field manager is validated. Subresources that do not support it
+     * answer 415, as the generic patch of a type that has no apply.
+     *
+     * @param force take fields other managers own instead of failing with 409
+     */
+    default ObjectNode apply(Request request, ObjectNode configuration, String manager, boolean force) {
+        throw StatusException.unsupportedMediaType("application/apply-patch+yaml");
+    }
+
+    /**
      * One call's context.
      *
      * @param parent the parent resource's store
@@ -60,6 +73,16 @@ public interface SubresourceHandler {
      * @param name the parent object's name
      * @param user who asks
      * @param dryRun whether nothing may be persisted
+     * @param fieldOwnership how an update or patch records its manager in the parent's managed fields
      */
-    record Request(ObjectStore parent, String namespace, String name, UserInfo user, boolean dryRun) {}
+    record Request(ObjectStore parent, String namespace, String name, UserInfo user, boolean dryRun, OperationContext.FieldOwnership fieldOwnership) {
+        public Request {
+            requireNonNull(fieldOwnership, "fieldOwnership is null");
+        }
+
+        /** A request whose writes record no field ownership (in-process callers, reads, creates). */
+        public Request(ObjectStore parent, String namespace, String name, UserInfo user, boolean dryRun) {
+            this(parent, namespace, name, user, dryRun, OperationContext.FieldOwnership.UNTRACKED);
+        }
+    }
 }

@@ -66,11 +66,11 @@ public final class GroupResources {
         Map<GroupVersionResource, ResourceDefinition> built = new LinkedHashMap<>();
 
         DeploymentStrategy deployments = new DeploymentStrategy(type("apps", "deployments"), podTemplates, ages);
-        built.put(deployments.type().gvr(), scalable(deployments, new StatusStrategy(deployments, DeploymentStrategy::validateStatusUpdate, true)));
+        built.put(deployments.type().gvr(), scalable(deployments, new StatusStrategy(deployments, DeploymentStrategy::validateStatusUpdate, true), clock));
         ReplicaSetStrategy replicaSets = new ReplicaSetStrategy(type("apps", "replicasets"), podTemplates, ages);
-        built.put(replicaSets.type().gvr(), scalable(replicaSets, new StatusStrategy(replicaSets, ReplicaSetStrategy::validateStatusUpdate, true)));
+        built.put(replicaSets.type().gvr(), scalable(replicaSets, new StatusStrategy(replicaSets, ReplicaSetStrategy::validateStatusUpdate, true), clock));
         StatefulSetStrategy statefulSets = new StatefulSetStrategy(type("apps", "statefulsets"), podTemplates, ages);
-        built.put(statefulSets.type().gvr(), scalable(statefulSets, new StatusStrategy(statefulSets, StatefulSetStrategy::validateStatusUpdate, true)));
+        built.put(statefulSets.type().gvr(), scalable(statefulSets, new StatusStrategy(statefulSets, StatefulSetStrategy::validateStatusUpdate, true), clock));
         DaemonSetStrategy daemonSets = new DaemonSetStrategy(type("apps", "daemonsets"), podTemplates, ages);
         built.put(daemonSets.type().gvr(), ResourceDefinition.withStatus(daemonSets, new StatusStrategy(daemonSets, DaemonSetStrategy::validateStatusUpdate, true)));
         add(built, new ControllerRevisionStrategy(type("apps", "controllerrevisions"), ages));
@@ -116,8 +116,9 @@ public final class GroupResources {
         return definition;
     }
 
-    private static ResourceDefinition scalable(ResourceStrategy strategy, ResourceStrategy statusStrategy) {
-        return new ResourceDefinition(strategy, Map.of("status", statusStrategy), List.of(ScaleSubresource.forLabelSelector()), Optional.empty());
+    private static ResourceDefinition scalable(ResourceStrategy strategy, ResourceStrategy statusStrategy, InstantSource clock) {
+        return new ResourceDefinition(strategy, Map.of("status", statusStrategy),
+                List.of(new ScaleSubresource(ScaleSubresource.SelectorForm.LABEL_SELECTOR, clock)), Optional.empty());
     }
 
     private static void add(Map<GroupVersionResource, ResourceDefinition> built, ResourceStrategy strategy) {

@@ -13,8 +13,8 @@ import io.k4j.apiserver.admission.Operation;
 import io.k4j.apiserver.admission.Resources;
 import io.k4j.apiserver.admission.ValidatingAdmissionPlugin;
 import io.k4j.apiserver.registry.generic.Registry;
-import java.security.SecureRandom;
 import java.util.HashSet;
+import java.util.Random;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
@@ -37,7 +37,9 @@ public final class ServiceAccount implements MutatingAdmissionPlugin, Validating
     private final RandomGenerator random;
 
     public ServiceAccount(Registry registry) {
-        this(registry, new SecureRandom());
+        // The volume name's suffix needs no secrecy (upstream draws it from math/rand); SecureRandom read the system's
+        // generator under a global lock for each of its characters, on every pod create.
+        this(registry, new Random());
     }
 
     ServiceAccount(Registry registry, RandomGenerator random) {
