@@ -8,6 +8,7 @@ import io.k4j.controllerkit.events.EventRecorder;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,6 +94,9 @@ public final class KubeletProbeManager implements ProbeManager {
         if (pod.getSpec().getContainers() != null) {
             containers.addAll(pod.getSpec().getContainers());
         }
+        // Every worker of the pod is registered before any starts: a readiness or liveness worker decides whether
+        // the container has started by looking for a startup worker, so that one must already be visible.
+        Map<WorkerKey, Running> added = new LinkedHashMap<>();
         for (Container container : containers) {
             for (ProbeType type : ProbeType.values()) {
                 if (ProbeWorker.probeOf(container, type) == null) {
@@ -106,11 +110,13 @@ public final class KubeletProbeManager implements ProbeManager {
                 }
                 Running running = new Running(new ProbeWorker(pod, container, type, states, prober, sink, events, clock));
                 if (workers.putIfAbsent(key, running) == null) {
-                    running.thread = Thread.ofVirtual().name("probe-" + type.displayName().toLowerCase() + "-" + container.getName())
-                            .start(() -> run(key, running));
+                    added.put(key, running);
                 }
             }
         }
+        added.forEach((key, running) -> running.thread = Thread.ofVirtual()
+                .name("probe-" + key.type().displayName().toLowerCase() + "-" + key.containerName())
+                .start(() -> run(key, running)));
     }
 
     @Override
