@@ -30,7 +30,7 @@ public record KubeletConfig(
         List<String> clusterDns,
         String clusterDomain,
         Path resolvConf,
-        Map<String, String> systemReserved,
+        Map<String, io.fabric8.kubernetes.api.model.Quantity> systemReserved,
         int maxPods,
         Duration syncFrequency,
         Duration relistPeriod,
