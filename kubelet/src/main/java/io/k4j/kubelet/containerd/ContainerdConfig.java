@@ -86,6 +86,9 @@ public record ContainerdConfig(
         toml.append("    stream_server_address = \"127.0.0.1\"\n");
         toml.append("    stream_server_port = \"0\"\n");
         toml.append("    enable_selinux = false\n");
+        // Sandboxes ask for oom_score_adj -998; where containerd itself may not go below its own (a VM or container
+        // without CAP_SYS_RESOURCE over its parent), runc would fail every sandbox. Clamp to containerd's own.
+        toml.append("    restrict_oom_score_adj = true\n");
         toml.append("    [plugins.\"io.containerd.grpc.v1.cri\".containerd]\n");
         toml.append("      snapshotter = \"overlayfs\"\n");
         toml.append("      default_runtime_name = \"runc\"\n");
