@@ -31,6 +31,10 @@ import io.k4j.apiserver.pki.KeyAlgorithm;
 import io.k4j.apiserver.pki.Kubeconfig;
 import io.k4j.apiserver.pki.PkiOptions;
 import io.k4j.apiserver.pki.TlsContexts;
+import io.k4j.apiserver.kubelet.KubeletClient;
+import io.k4j.apiserver.registry.core.pod.PodLogHandler;
+import io.k4j.apiserver.registry.core.pod.PodPortForwardHandler;
+import io.k4j.apiserver.registry.core.pod.PodStreamHandler;
 import io.k4j.apiserver.registry.authentication.SelfSubjectReviewResource;
 import io.k4j.apiserver.registry.authentication.TokenReviewResource;
 import io.k4j.apiserver.registry.authorization.LocalSubjectAccessReviewResource;
@@ -53,6 +57,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -67,6 +72,8 @@ final class ControlPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("server");
     private static final String CLUSTER_NAME = "k4j";
     private static final String ADMIN_USER = "kubernetes-admin";
+    /** How long the apiserver waits for a kubelet to accept a connection and answer (logs, exec, port-forward). */
+    private static final Duration KUBELET_CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
     private final KeyValueStore storage;
     private final ApiServer apiServer;
@@ -146,6 +153,12 @@ final class ControlPlane implements AutoCloseable {
         resources.addAll(new GroupResources(clock, new CorePodTemplateRules(), config.eventTtl()).definitions());
         resources = withHandler(resources, "serviceaccounts", new TokenRequestHandler(issuer, apiAudiences, registry, true));
         resources = withHandler(resources, "replicationcontrollers", ScaleSubresource.forLabelMap());
+        KubeletClient kubelets = new KubeletClient(registry,
+                () -> TlsContexts.clientContext(List.of(pki.caCertificate()), Optional.of(pki.apiServerKubeletClient())), KUBELET_CONNECT_TIMEOUT);
+        for (SubresourceHandler podConnection : List.of(new PodLogHandler(kubelets), PodStreamHandler.exec(kubelets),
+                PodStreamHandler.attach(kubelets), new PodPortForwardHandler(kubelets))) {
+            resources = withHandler(resources, "pods", podConnection);
+        }
 
         OidcDiscovery oidc = new OidcDiscovery(ServiceAccountTokenIssuer.DEFAULT_ISSUER, serverUrl + OidcDiscovery.JWKS_PATH, List.of(pki.serviceAccountPublicKey()));
         BootstrapReadiness bootstrapped = new BootstrapReadiness();

@@ -42,6 +42,7 @@ import java.util.function.Supplier;
  * kube-scheduler.crt/.key                     CN=system:kube-scheduler
  * kube-proxy.crt/.key                         CN=system:kube-proxy
  * kubelet-&lt;node&gt;.crt/.key                   CN=system:node:&lt;node&gt;, O=system:nodes
+ * kubelet-&lt;node&gt;-serving.crt/.key           the kubelet's serving certificate (port 10250), SANs = the node's names and IPs
  * sa.key sa.pub                               service-account token signing key pair
  * </pre>
  *
@@ -217,6 +218,21 @@ public final class ClusterPki {
             return nodeClient();
         }
         return clientCertificate("kubelet-" + nodeName, NODE_USER_PREFIX + nodeName, List.of(NODES_GROUP));
+    }
+
+    /**
+     * The serving certificate of a node's kubelet server, kept as {@code kubelet-<node>-serving.crt/.key}: issued by the
+     * cluster CA (which the apiserver verifies kubelets against), CN {@code system:node:<node>} as upstream's kubelet
+     * serving CSRs, and valid for the node's host names and addresses (the apiserver connects to an address and checks
+     * that the certificate names it). Issued again when the names or addresses change.
+     */
+    public synchronized CertificateAndKey kubeletServingCertificate(String nodeName, List<String> dnsNames, List<InetAddress> ipAddresses) {
+        requireNonNull(nodeName, "nodeName is null");
+        List<String> names = List.copyOf(new LinkedHashSet<>(dnsNames));
+        List<InetAddress> addresses = List.copyOf(new LinkedHashSet<>(ipAddresses));
+        return loadOrIssue("kubelet-" + nodeName + "-serving",
+                () -> authority.issueServingCertificate(NODE_USER_PREFIX + nodeName, names, addresses, options.keyAlgorithm(), LEAF_VALIDITY),
+                certificate -> coversNames(certificate, names, addresses));
     }
 
     /**

@@ -59,6 +59,25 @@ class NodeLifecycleControllerTest {
     }
 
     @Test
+    void oneSilentNodeOfThreeInOneZoneIsTaintedAsTheZoneStaysNormal() {
+        nodes.put(readyNode("a", "zone-1"));
+        nodes.put(readyNode("b", "zone-1"));
+        nodes.put(readyNode("c", "zone-1"));
+        controller.monitorNodeHealth();
+
+        clock.advance(Duration.ofSeconds(51));
+        renewLease("b");
+        renewLease("c");
+        controller.monitorNodeHealth();
+        controller.doNoExecuteTaintingPass();
+
+        assertThat(ZoneState.of(List.of(false, true, true))).as("one of three is no partial disruption").isEqualTo(ZoneState.NORMAL);
+        assertThat(taintKeys("a")).containsExactly("node.kubernetes.io/unreachable:NoExecute");
+        assertThat(taintKeys("b")).isEmpty();
+        assertThat(taintKeys("c")).isEmpty();
+    }
+
+    @Test
     void nodeThatNeverPostedStatusIsMarkedAfterTheStartupGracePeriod() {
         nodes.put(new NodeBuilder().withNewMetadata().withName("new").withCreationTimestamp("2026-01-01T00:00:00Z").endMetadata().build());
         nodes.put(readyNode("b", "zone-2"));

@@ -376,11 +376,12 @@ public final class BootstrapPolicy {
                 rule("get", "list", "watch", "delete").groups(CORE).resources("namespaces"),
                 rule("update").groups(CORE).resources("namespaces/finalize", "namespaces/status"),
                 rule("get", "list", "delete", "deletecollection").groups("*").resources("*")));
+        // Also the taint eviction controller's identity, as upstream: it reads a pod afresh before evicting it.
         roles.add(controllerRole("node-controller",
-                rule("get", "list", "update", "delete", "patch").groups(CORE).resources("nodes"),
+                rule("get", "list", "watch", "update", "delete", "patch").groups(CORE).resources("nodes"),
                 rule("patch", "update").groups(CORE).resources("nodes/status"),
                 rule("patch", "update").groups(CORE).resources("pods/status"),
-                rule("list", "delete").groups(CORE).resources("pods"),
+                rule("get", "list", "watch", "delete").groups(CORE).resources("pods"),
                 eventsRule()));
         roles.add(controllerRole("persistent-volume-binder",
                 rule("get", "list", "watch", "update", "create", "delete").groups(CORE).resources("persistentvolumes"),

@@ -115,6 +115,18 @@ class BootstrapPolicyTest {
     }
 
     @Test
+    void nodeControllerMayReadAndEvictPodsAsTaintEvictionDoes() {
+        UserInfo nodeController = UserInfo.of("system:serviceaccount:kube-system:node-controller",
+                List.of("system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"));
+
+        assertThat(allowed(nodeController, "get", "", "pods", "", "default", "web-1")).isTrue();
+        assertThat(allowed(nodeController, "update", "", "pods", "status", "default", "web-1")).isTrue();
+        assertThat(allowed(nodeController, "delete", "", "pods", "", "default", "web-1")).isTrue();
+        assertThat(allowed(nodeController, "watch", "", "nodes", "", "", "")).isTrue();
+        assertThat(allowed(nodeController, "create", "", "pods", "", "default", "")).isFalse();
+    }
+
+    @Test
     void userFacingRolesAggregate() {
         registry.create("rolebindings", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'v','namespace':'team'},'roleRef':{'kind':'ClusterRole','name':'view'},'subjects':[{'kind':'User','name':'viewer'}]}");
         registry.create("rolebindings", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'e','namespace':'team'},'roleRef':{'kind':'ClusterRole','name':'edit'},'subjects':[{'kind':'User','name':'editor'}]}");

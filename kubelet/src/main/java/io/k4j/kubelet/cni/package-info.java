@@ -1,0 +1,5 @@
+/**
+ * The node's CNI network configuration: the conflist containerd's CRI plugin hands to the Debian
+ * {@code containernetworking-plugins} (bridge, host-local, portmap) once the node's podCIDR is known.
+ */
+package io.k4j.kubelet.cni;

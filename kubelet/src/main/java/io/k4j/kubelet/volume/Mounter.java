@@ -1,0 +1,26 @@
+package io.k4j.kubelet.volume;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The host's mount table, as far as volumes need it: tmpfs mounts for memory-backed emptyDirs and secret-like
+ * volumes. {@link SystemMounter} runs {@code mount}/{@code umount}; tests use a hand-written fake. Implementations
+ * are thread-safe.
+ */
+public interface Mounter {
+    /**
+     * Mounts a tmpfs on {@code directory} (which exists).
+     *
+     * @param sizeBytes the tmpfs size, or empty for the kernel's default (half the RAM)
+     */
+    void mountTmpfs(Path directory, OptionalLong sizeBytes) throws IOException;
+
+    /** Unmounts whatever is mounted on {@code directory}. */
+    void unmount(Path directory) throws IOException;
+
+    /** The mount points at or below {@code directory}, deepest first (the order to unmount them). */
+    List<Path> mountPointsUnder(Path directory) throws IOException;
+}
