@@ -24,6 +24,7 @@ import io.k4j.kubelet.prober.ProbeListener;
 import io.k4j.kubelet.prober.ProbeManager;
 import io.k4j.kubelet.prober.ProbeType;
 import io.k4j.kubelet.prober.RunningContainer;
+import io.k4j.kubelet.server.PodContainerLocator;
 import io.k4j.kubelet.status.PodStatusGenerator;
 import io.k4j.kubelet.status.StatusManager;
 import io.k4j.kubelet.volume.PodVolumes;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -59,7 +61,7 @@ import java.util.function.BiFunction;
  *
  * <p>Thread-safe.
  */
-public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListener {
+public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListener, PodContainerLocator {
     private static final Logger log = LoggerFactory.getLogger(Kubelet.class);
     private static final Duration RETRY = Duration.ofSeconds(2);
 
@@ -397,6 +399,34 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     @Override
     public void probeResultChanged(String podUid, String containerName, String containerId, ProbeType type) {
         workers.update(podUid);
+    }
+
+    // ---- what the kubelet server reads ------------------------------------------------------------------------
+
+    @Override
+    public List<Pod> pods() {
+        return List.copyOf(pods.values());
+    }
+
+    @Override
+    public Optional<Pod> pod(String namespace, String name) {
+        return pods.values().stream()
+                .filter(pod -> pod.getMetadata().getNamespace().equals(namespace)
+                        && pod.getMetadata().getName().equals(name))
+                .findFirst();
+    }
+
+    @Override
+    public Optional<Path> logPath(String containerId) {
+        return runtime.logPath(containerId);
+    }
+
+    @Override
+    public Optional<String> sandboxId(Pod pod) {
+        return Optional.ofNullable(runtimeCache.get(pod.getMetadata().getUid()))
+                .flatMap(PodRuntimeStatus::latestSandbox)
+                .filter(sandbox -> sandbox.ready())
+                .map(sandbox -> sandbox.id());
     }
 
     /** The pods this kubelet runs, as the runtime last reported them (for the kubelet server and tests). */

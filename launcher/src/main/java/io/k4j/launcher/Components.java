@@ -18,6 +18,9 @@ final class Components {
                         "root-ca-pem", clients.caCertificatePem()), hostName));
         components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         components.add(SimulatedNodesComponent.create(config, clients));
+        if (!config.disableAgent()) {
+            components.add(KubeletComponent.create(config, clients, hostName));
+        }
         return List.copyOf(components);
     }
 }

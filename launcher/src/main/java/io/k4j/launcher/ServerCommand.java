@@ -62,6 +62,19 @@ final class ServerCommand implements Callable<Integer> {
             description = "How long events are kept after their last update (default ${DEFAULT-VALUE}).")
     Duration eventTtl;
 
+    @Option(names = "--disable-agent", description = "Run only the control plane, without a real node (containerd, kubelet).")
+    boolean disableAgent;
+
+    @Option(names = "--container-runtime-endpoint",
+            description = "The node's CRI endpoint (unix:///path); k4j starts and supervises its own containerd when absent.")
+    String containerRuntimeEndpoint;
+
+    @Option(names = "--cluster-dns", split = ",", description = "DNS server IPs for ClusterFirst pods (default: none, pods use the host's resolv.conf).")
+    List<String> clusterDns = new ArrayList<>();
+
+    @Option(names = "--node-name", description = "The real node's name (default: the host name).")
+    String nodeName;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -101,6 +114,10 @@ final class ServerCommand implements Callable<Integer> {
                 simulatedNodes,
                 Optional.ofNullable(simulatedNodeConfig),
                 verbosity,
-                eventTtl);
+                eventTtl,
+                disableAgent,
+                Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()),
+                clusterDns,
+                Optional.ofNullable(nodeName).filter(name -> !name.isBlank()));
     }
 }

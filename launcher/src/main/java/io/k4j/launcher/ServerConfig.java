@@ -29,6 +29,10 @@ import java.util.Optional;
  * @param simulatedNodeConfig a YAML file with the simulated nodes' capacity, labels, taints and pod timing, if any
  * @param verbosity upstream-style {@code -v} level
  * @param eventTtl how long an event lives after its last write (upstream's {@code --event-ttl}, default 1h)
+ * @param disableAgent whether this server runs without a real node (k3s's {@code --disable-agent})
+ * @param containerRuntimeEndpoint a CRI endpoint ({@code unix:///…}) to use instead of k4j's own containerd
+ * @param clusterDns the DNS server IPs ClusterFirst pods get (none: pods use the host's resolv.conf)
+ * @param nodeName the real node's name (default: the host name)
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -46,7 +50,11 @@ public record ServerConfig(
         int simulatedNodes,
         Optional<Path> simulatedNodeConfig,
         int verbosity,
-        Duration eventTtl) {
+        Duration eventTtl,
+        boolean disableAgent,
+        Optional<String> containerRuntimeEndpoint,
+        List<String> clusterDns,
+        Optional<String> nodeName) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -70,5 +78,8 @@ public record ServerConfig(
         if (eventTtl.isNegative() || eventTtl.isZero()) {
             throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
         }
+        requireNonNull(containerRuntimeEndpoint, "containerRuntimeEndpoint is null");
+        clusterDns = List.copyOf(requireNonNull(clusterDns, "clusterDns is null"));
+        requireNonNull(nodeName, "nodeName is null");
     }
 }

@@ -442,8 +442,7 @@ public final class KubeRuntimeManager {
     }
 
     private void killContainer(Pod pod, ContainerRuntimeStatus container, Duration gracePeriod, String message) {
-        events.event(pod, EventRecorder.NORMAL, "Killing", message.startsWith("Stopping")
-                ? message : message);
+        events.event(pod, EventRecorder.NORMAL, "Killing", message);
         Duration remaining = gracePeriod;
         Optional<Container> spec = findContainer(pod.getSpec().getContainers(), container.name());
         if (spec.isPresent() && container.running() && spec.get().getLifecycle() != null
@@ -522,6 +521,20 @@ public final class KubeRuntimeManager {
 
     private static Optional<Container> findContainer(List<Container> containers, String name) {
         return containers.stream().filter(container -> container.getName().equals(name)).findFirst();
+    }
+
+    /** The log file the runtime writes for a container, empty when the runtime does not know it. */
+    public Optional<Path> logPath(String containerId) {
+        try {
+            String path = runtime.containerStatus(containerId, false).getStatus().getLogPath();
+            return path.isEmpty() ? Optional.empty() : Optional.of(Path.of(path));
+        }
+        catch (CriException e) {
+            if (e.isNotFound()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     public void close() {
