@@ -1,0 +1,81 @@
+package io.k4j.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.k4j.kubelet.cri.CriConnection;
+import io.k4j.kubelet.cri.CriTimeouts;
+import io.k4j.kubelet.cri.v1.ContainerFilter;
+import io.k4j.kubelet.cri.v1.PodSandboxFilter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * {@code k4j server} with its real node: k4j's own containerd, the kubelet over CRI, pods with their own IPs, and
+ * {@code kubectl delete pod} removing the pod's containers and sandbox. Needs root and the node's Debian packages.
+ */
+class RealNodeIT {
+    private static final String POD = """
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              name: hello
+            spec:
+              terminationGracePeriodSeconds: 5
+              containers:
+              - name: c1
+                image: busybox
+                command: ["sh", "-c", "echo hello from k4j; exec sleep 3600"]
+            """;
+
+    @TempDir
+    static Path temporaryDirectory;
+
+    private static K4jServer server;
+    private static Kubectl kubectl;
+
+    @BeforeAll
+    static void start() {
+        assumeTrue("root".equals(System.getProperty("user.name")), "a real node needs root");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
+        server = K4jServer.startWithNode(Path.of("/tmp").resolve("k4j-realnode-" + ProcessHandle.current().pid()));
+        kubectl = new Kubectl(server.kubeconfig());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+            new ProcessBuilder("rm", "-rf", server.dataDirectory().toString()).start().waitFor();
+        }
+    }
+
+    @Test
+    void aPodRunsWithItsOwnIpAndIsRemovedOnDelete() throws Exception {
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
+                "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+
+        kubectl.run(POD, java.util.Map.of(), "create", "-f", "-").assertSuccess();
+
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> kubectl.run("get", "pod",
+                "hello", "-o", "jsonpath={.status.phase}").stdout().equals("Running"));
+        String podIp = kubectl.run("get", "pod", "hello", "-o", "jsonpath={.status.podIP}").assertSuccess().stdout();
+        assertThat(podIp).startsWith("10.42.");
+        assertThat(kubectl.run("get", "pod", "hello").assertSuccess().stdout()).contains("1/1", "Running");
+
+        kubectl.run("delete", "pod", "hello", "--wait=true", "--timeout=60s").assertSuccess();
+
+        Path socket = server.dataDirectory().resolve("agent/containerd/containerd.sock");
+        try (CriConnection connection = CriConnection.open(socket, CriTimeouts.DEFAULT)) {
+            assertThat(connection.runtimeService().listContainers(ContainerFilter.getDefaultInstance())).isEmpty();
+            assertThat(connection.runtimeService().listPodSandbox(PodSandboxFilter.getDefaultInstance())).isEmpty();
+        }
+    }
+}
