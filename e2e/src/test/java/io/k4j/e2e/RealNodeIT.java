@@ -54,6 +54,16 @@ class RealNodeIT {
         if (server != null) {
             server.close();
             new ProcessBuilder("rm", "-rf", server.dataDirectory().toString()).start().waitFor();
+            removeIdleBridge();
+        }
+    }
+
+    /** Deletes the node's cni0 bridge unless pods (of another test run on this machine) are still attached to it. */
+    private static void removeIdleBridge() throws Exception {
+        Process attached = new ProcessBuilder("ip", "-o", "link", "show", "master", "cni0").start();
+        String ports = new String(attached.getInputStream().readAllBytes()).trim();
+        if (attached.waitFor() == 0 && ports.isEmpty()) {
+            new ProcessBuilder("ip", "link", "delete", "cni0").start().waitFor();
         }
     }
 
