@@ -53,9 +53,48 @@ class RealNodeIT {
     static void stop() throws Exception {
         if (server != null) {
             server.close();
+            // A killed server leaves what it started in sessions of their own (registry, containerd) to the next
+            // start; stop whatever of this test's data directory is still running.
+            String directory = server.dataDirectory().toString();
+            ProcessHandle.allProcesses()
+                    .filter(process -> process.info().commandLine().orElse("").contains(directory))
+                    .forEach(ProcessHandle::destroy);
             new ProcessBuilder("rm", "-rf", server.dataDirectory().toString()).start().waitFor();
             removeIdleBridge();
         }
+    }
+
+    @Test
+    void aKilledServerComesBackToItsPodsWithoutRestartingThem() {
+        awaitNodeReady();
+        kubectl.run(POD.replace("name: hello", "name: survivor"), java.util.Map.of(), "create", "-f", "-").assertSuccess();
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> kubectl.run("get", "pod",
+                "survivor", "-o", "jsonpath={.status.phase}").stdout().equals("Running"));
+        String before = kubectl.run("get", "pod", "survivor", "-o",
+                "jsonpath={.status.podIP} {.status.containerStatuses[0].containerID}").assertSuccess().stdout();
+
+        String node = kubectl.run("get", "nodes", "-o", "jsonpath={.items[0].metadata.name}").assertSuccess().stdout();
+        server.kill();
+        java.time.Instant restarted = java.time.Instant.now();
+        server.restart();
+        // The new kubelet runs once it renewed the node's Lease.
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            String renewed = kubectl.run("get", "lease", "-n", "kube-node-lease", node, "-o",
+                    "jsonpath={.spec.renewTime}").stdout();
+            return !renewed.isEmpty() && java.time.Instant.parse(renewed).isAfter(restarted);
+        });
+
+        // The restarted kubelet writes the status again only if something changed: it must stay the same.
+        await().during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(30)).until(() -> kubectl.run("get", "pod",
+                "survivor", "-o", "jsonpath={.status.podIP} {.status.containerStatuses[0].containerID} "
+                        + "{.status.containerStatuses[0].restartCount} {.status.phase}").stdout()
+                .equals(before + " 0 Running"));
+        kubectl.run("delete", "pod", "survivor", "--wait=true", "--timeout=60s").assertSuccess();
+    }
+
+    private static void awaitNodeReady() {
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
+                "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
     }
 
     /** Deletes the node's cni0 bridge unless pods (of another test run on this machine) are still attached to it. */
@@ -69,8 +108,7 @@ class RealNodeIT {
 
     @Test
     void aPodRunsWithItsOwnIpAndIsRemovedOnDelete() throws Exception {
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
-                "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+        awaitNodeReady();
 
         kubectl.run(POD, java.util.Map.of(), "create", "-f", "-").assertSuccess();
 
