@@ -262,9 +262,8 @@ public final class KubeRuntimeManager {
             try {
                 Files.createDirectories(Path.of(sandboxConfig.getLogDirectory()));
                 sandboxId = runtime.runPodSandbox(sandboxConfig, "");
-                podIps = runtime.podSandboxStatus(sandboxId, false).getStatus().getNetwork().getIp().isEmpty()
-                        ? List.of()
-                        : List.of(runtime.podSandboxStatus(sandboxId, false).getStatus().getNetwork().getIp());
+                String ip = runtime.podSandboxStatus(sandboxId, false).getStatus().getNetwork().getIp();
+                podIps = ip.isEmpty() ? List.of() : List.of(ip);
             }
             catch (CriException | IOException e) {
                 events.event(pod, EventRecorder.WARNING, "FailedCreatePodSandBox",
@@ -290,9 +289,6 @@ public final class KubeRuntimeManager {
         if (actions.initFailed()) {
             return new SyncOutcome(waiting, started, Optional.empty(), true);
         }
-        PodRuntimeStatus current = actions.createSandbox()
-                ? new PodRuntimeStatus(status.uid(), status.name(), status.namespace(), status.sandboxes(), status.containers())
-                : status;
         List<Container> toStart = new ArrayList<>();
         actions.nextInitContainer().flatMap(name -> findContainer(PodActions.initContainers(pod), name))
                 .ifPresent(toStart::add);
@@ -301,7 +297,7 @@ public final class KubeRuntimeManager {
         }
         for (Container container : toStart) {
             boolean init = actions.nextInitContainer().map(container.getName()::equals).orElse(false);
-            StartResult result = startContainer(pod, container, init, current, sandboxId, sandboxConfig, podIps,
+            StartResult result = startContainer(pod, container, init, status, sandboxId, sandboxConfig, podIps,
                     volumes);
             switch (result) {
                 case StartResult.Started ignored -> started.add(container.getName());
