@@ -117,6 +117,9 @@ class RealNodeIT {
         String podIp = kubectl.run("get", "pod", "hello", "-o", "jsonpath={.status.podIP}").assertSuccess().stdout();
         assertThat(podIp).startsWith("10.42.");
         assertThat(kubectl.run("get", "pod", "hello").assertSuccess().stdout()).contains("1/1", "Running");
+        // Through the apiserver's proxy to this node's kubelet server, which reads the kubelet's log layout.
+        assertThat(kubectl.run("logs", "hello", "-c", "c1").assertSuccess().stdout()).isEqualTo("hello from k4j\n");
+        assertThat(kubectl.run("exec", "hello", "-c", "c1", "--", "hostname").assertSuccess().stdout()).isEqualTo("hello\n");
 
         kubectl.run("delete", "pod", "hello", "--wait=true", "--timeout=60s").assertSuccess();
 
