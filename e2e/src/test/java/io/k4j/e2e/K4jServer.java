@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * A real {@code k4j server} in a child process, started exactly as {@code ./k4j server} starts it (the packaged
  * program in launcher/target), listening on a free loopback port with its own data directory. Its maximum heap is
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
- * Not thread-safe: one test class drives one server.
+ * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
+ * node (containerd, kubelet), which needs root. Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
     private final Path dataDirectory;
@@ -36,8 +37,17 @@ public final class K4jServer implements AutoCloseable {
         this.extraArguments = List.copyOf(extraArguments);
     }
 
-    /** Starts a server on a new data directory and waits until it is ready. */
+    /** Starts a server without a real node on a new data directory and waits until it is ready. */
     public static K4jServer start(Path dataDirectory, String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of(extraArguments));
+        arguments.add("--disable-agent");
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments);
+        server.startProcess();
+        return server;
+    }
+
+    /** Starts a server with its real node (k4j's containerd and kubelet) and waits until the apiserver is ready. */
+    public static K4jServer startWithNode(Path dataDirectory, String... extraArguments) {
         K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), List.of(extraArguments));
         server.startProcess();
         return server;

@@ -86,6 +86,11 @@ final class ComponentClients implements AutoCloseable {
         return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "coredns");
     }
 
+    /** The cluster PKI, for the serving certificate of a node's kubelet server. */
+    ClusterPki pki() {
+        return pki;
+    }
+
     KubernetesClient node(String nodeName) {
         return client(pki.nodeClientCertificate(nodeName), OptionalInt.empty(), "kubelet");
     }

@@ -19,6 +19,9 @@ final class Components {
         components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         components.add(SimulatedNodesComponent.create(config, clients));
         components.add(new ClusterDnsComponent(config, clients));
+        if (!config.disableAgent()) {
+            components.add(KubeletComponent.create(config, clients, hostName));
+        }
         return List.copyOf(components);
     }
 }

@@ -75,6 +75,16 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--cluster-dns-bind", defaultValue = "127.0.0.1:1053",
             description = "Address:port the cluster DNS server listens on, UDP and TCP (default ${DEFAULT-VALUE}); port 0 picks a free one.")
     String clusterDnsBind;
+    @Option(names = "--disable-agent", description = "Run only the control plane, without a real node (containerd, kubelet).")
+    boolean disableAgent;
+
+    @Option(names = "--container-runtime-endpoint",
+            description = "The node's CRI endpoint (unix:///path); k4j starts and supervises its own containerd when absent.")
+    String containerRuntimeEndpoint;
+
+
+    @Option(names = "--node-name", description = "The real node's name (default: the host name).")
+    String nodeName;
 
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
@@ -119,6 +129,9 @@ final class ServerCommand implements Callable<Integer> {
                 eventTtl,
                 Optional.ofNullable(clusterDns).filter(address -> !address.isBlank()),
                 clusterDomain,
-                ClusterDnsComponent.parseBindAddress(clusterDnsBind));
+                ClusterDnsComponent.parseBindAddress(clusterDnsBind),
+                disableAgent,
+                Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()),
+                Optional.ofNullable(nodeName).filter(name -> !name.isBlank()));
     }
 }

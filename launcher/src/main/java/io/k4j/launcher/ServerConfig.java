@@ -36,6 +36,9 @@ import java.util.Optional;
  * @param clusterDomain the cluster's DNS domain (upstream kubelet's {@code --cluster-domain})
  * @param clusterDnsBind where the cluster DNS server listens (UDP and TCP), until kube-proxy forwards the
  *     {@code kube-dns} service's port 53 there
+ * @param disableAgent whether this server runs without a real node (k3s's {@code --disable-agent})
+ * @param containerRuntimeEndpoint a CRI endpoint ({@code unix:///…}) to use instead of k4j's own containerd
+ * @param nodeName the real node's name (default: the host name)
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -57,7 +60,10 @@ public record ServerConfig(
         Duration eventTtl,
         Optional<String> clusterDns,
         String clusterDomain,
-        InetSocketAddress clusterDnsBind) {
+        InetSocketAddress clusterDnsBind,
+        boolean disableAgent,
+        Optional<String> containerRuntimeEndpoint,
+        Optional<String> nodeName) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -85,5 +91,7 @@ public record ServerConfig(
         requireNonNull(clusterDns, "clusterDns is null");
         requireNonNull(clusterDomain, "clusterDomain is null");
         requireNonNull(clusterDnsBind, "clusterDnsBind is null");
+        requireNonNull(containerRuntimeEndpoint, "containerRuntimeEndpoint is null");
+        requireNonNull(nodeName, "nodeName is null");
     }
 }

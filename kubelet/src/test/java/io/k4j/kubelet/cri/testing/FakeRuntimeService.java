@@ -182,7 +182,7 @@ public final class FakeRuntimeService implements RuntimeService, ImageService {
     public synchronized String runPodSandbox(PodSandboxConfig config, String runtimeHandler) {
         record("RunPodSandbox");
         String id = newId("sandbox");
-        sandboxes.put(id, new SandboxRecord(id, config, "10.88.0." + nextIpSuffix++, clock.instant()));
+        sandboxes.put(id, new SandboxRecord(id, config, "10.88.0." + nextIpSuffix++, clock.instant().plusNanos(nextId)));
         return id;
     }
 
@@ -254,7 +254,8 @@ public final class FakeRuntimeService implements RuntimeService, ImageService {
         Image image = findImage(config.getImage().getImage()).orElseThrow(() -> new CriException(
                 CriException.Code.NOT_FOUND, "failed to get image \"" + config.getImage().getImage() + "\""));
         String id = newId("container");
-        containers.put(id, new ContainerRecord(id, podSandboxId, config, image, clock.instant()));
+        // The sequence number keeps creation order visible when the test clock stands still.
+        containers.put(id, new ContainerRecord(id, podSandboxId, config, image, clock.instant().plusNanos(nextId)));
         return id;
     }
 

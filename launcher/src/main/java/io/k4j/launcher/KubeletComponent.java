@@ -1,0 +1,164 @@
+package io.k4j.launcher;
+
+import static java.util.Objects.requireNonNull;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.k4j.controllerkit.events.ApiEventRecorder;
+import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.kubelet.Kubelet;
+import io.k4j.kubelet.KubeletConfig;
+import io.k4j.kubelet.containerd.ContainerdConfig;
+import io.k4j.kubelet.containerd.ContainerdProcess;
+import io.k4j.kubelet.cri.CriConnection;
+import io.k4j.kubelet.cri.CriTimeouts;
+import io.k4j.kubelet.cri.RuntimeService;
+import io.k4j.kubelet.env.KubeletContainerEnvironment;
+import io.k4j.kubelet.kuberuntime.CriCommandRunner;
+import io.k4j.kubelet.kuberuntime.ImageManager;
+import io.k4j.kubelet.kuberuntime.KubeRuntimeManager;
+import io.k4j.kubelet.lifecycle.KubeletHookRunner;
+import io.k4j.kubelet.nodestatus.HostResources;
+import io.k4j.kubelet.nodestatus.NodeStatusManager;
+import io.k4j.kubelet.podobjects.ApiPodObjectSource;
+import io.k4j.kubelet.prober.KubeletProbeManager;
+import io.k4j.kubelet.server.KubeletServer;
+import io.k4j.kubelet.volume.KubeletVolumeManager;
+import io.k4j.kubelet.volume.SystemMounter;
+import io.k4j.launcher.images.NodeRuntimeSetup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The real node of {@code k4j server}, as k3s's agent: prepares the node's runtime surroundings (packages, local
+ * registry with the standard images, registry mirror hosts, CNI directories), starts and supervises k4j's own
+ * containerd (unless {@code --container-runtime-endpoint} names one), then runs the kubelet as
+ * {@code system:node:<name>} and its HTTPS server on 10250. Closing it stops the kubelet and containerd; the pods'
+ * containers keep running in their shims and the next start adopts them. Coexists with the simulated nodes.
+ */
+final class KubeletComponent implements Component {
+    private static final Logger log = LoggerFactory.getLogger(KubeletComponent.class);
+    private static final Duration CONTAINERD_START_TIMEOUT = Duration.ofMinutes(1);
+
+    private final ServerConfig config;
+    private final ComponentClients clients;
+    private final String nodeName;
+    private final String hostName;
+    private NodeRuntimeSetup setup;
+    private ContainerdProcess containerd;
+    private CriConnection connection;
+    private Kubelet kubelet;
+    private KubeletServer server;
+
+    private KubeletComponent(ServerConfig config, ComponentClients clients, String nodeName, String hostName) {
+        this.config = config;
+        this.clients = clients;
+        this.nodeName = nodeName;
+        this.hostName = hostName;
+    }
+
+    static KubeletComponent create(ServerConfig config, ComponentClients clients, String hostName) {
+        String nodeName = config.nodeName().orElse(hostName).toLowerCase(Locale.ROOT);
+        return new KubeletComponent(requireNonNull(config, "config is null"), requireNonNull(clients, "clients is null"),
+                nodeName, hostName);
+    }
+
+    @Override
+    public String name() {
+        return "kubelet";
+    }
+
+    @Override
+    public void start() throws Exception {
+        Path agentDirectory = config.dataDirectory().root().resolve("agent");
+        InstantSource clock = InstantSource.system();
+        setup = NodeRuntimeSetup.prepare(agentDirectory);
+        String endpoint;
+        if (config.containerRuntimeEndpoint().isPresent()) {
+            endpoint = config.containerRuntimeEndpoint().get();
+        }
+        else {
+            containerd = ContainerdProcess.start(new ContainerdConfig(ContainerdConfig.DEFAULT_BINARY,
+                    agentDirectory.resolve("containerd"), setup.sandboxImage(), setup.cniPluginDirectory(),
+                    setup.cniConfDirectory(), Optional.of(setup.registryConfigPath())), CONTAINERD_START_TIMEOUT);
+            endpoint = containerd.endpoint();
+        }
+        connection = CriConnection.open(endpoint, CriTimeouts.DEFAULT);
+        RuntimeService runtime = connection.runtimeService();
+
+        List<InetAddress> addresses = nodeAddresses();
+        // No cluster DNS for pods yet: the kube-dns service is only reachable once kube-proxy routes it to the DNS
+        // server, and until then a ClusterFirst pod keeps the host's resolv.conf, as upstream's kubelet without
+        // --cluster-dns does.
+        KubeletConfig kubeletConfig = KubeletConfig.defaults(nodeName, agentDirectory.resolve("kubelet"),
+                addresses.stream().map(InetAddress::getHostAddress).toList(), List.of());
+        KubernetesClient nodeClient = clients.node(nodeName);
+        EventRecorder events = new ApiEventRecorder(nodeClient, "kubelet", nodeName, clock);
+        ApiPodObjectSource objects = new ApiPodObjectSource(nodeClient);
+        NodeStatusManager nodeStatus = new NodeStatusManager(nodeClient, kubeletConfig, runtime,
+                connection.imageService(), this::writeCniConfig, Versions.KUBERNETES_VERSION, clock);
+        CriCommandRunner commandRunner = new CriCommandRunner(runtime);
+        KubeRuntimeManager runtimeManager = new KubeRuntimeManager(runtime,
+                new ImageManager(connection.imageService(), objects, events, clock),
+                new KubeletContainerEnvironment(objects, events, nodeStatus::allocatable),
+                new KubeletHookRunner(commandRunner, events), events, clock, kubeletConfig,
+                HostResources.memoryBytes());
+        KubeletVolumeManager volumes = new KubeletVolumeManager(kubeletConfig.rootDirectory(), objects,
+                new SystemMounter(), clock, nodeStatus::allocatable, kubeletConfig.clusterDomain(), Path.of("/etc/hosts"));
+        kubelet = new Kubelet(nodeClient, kubeletConfig, runtimeManager, volumes,
+                (states, listener) -> new KubeletProbeManager(commandRunner, states, listener, events, clock),
+                nodeStatus, events, clock);
+        kubelet.start();
+        server = KubeletServers.start(clients.pki(), nodeName, hostName, addresses, NodeStatusManager.KUBELET_PORT,
+                nodeClient, kubelet, runtime, clock);
+        log.info("Node {} runs on {}", nodeName, endpoint);
+    }
+
+    private void writeCniConfig(List<String> podCidrs) {
+        try {
+            setup.writeCniConfig(podCidrs.get(0));
+        }
+        catch (IOException e) {
+            log.warn("Writing the CNI configuration for {} failed: {}", podCidrs, e.getMessage());
+        }
+    }
+
+    private List<InetAddress> nodeAddresses() throws IOException {
+        if (config.advertiseAddress().isPresent()) {
+            return List.of(InetAddress.getByName(config.advertiseAddress().get()));
+        }
+        return HostAddresses.primary().map(List::of).orElse(List.of(InetAddress.getLoopbackAddress()));
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            try {
+                server.close();
+            }
+            catch (IOException e) {
+                log.warn("Closing the kubelet server failed", e);
+            }
+        }
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        if (connection != null) {
+            connection.close();
+        }
+        if (containerd != null) {
+            containerd.close();
+        }
+        if (setup != null) {
+            setup.close();
+        }
+    }
+}
