@@ -1,17 +1,14 @@
 package io.k4j.apiserver.spdy;
 
+import io.k4j.apiserver.stream.ChunkInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -27,25 +24,23 @@ public final class SpdyStream {
     private static final int QUEUED_FRAMES = 64;
     /** Larger writes are split, so one stream cannot hold the connection for long. */
     private static final int MAX_DATA_FRAME = 32 * 1024;
-    private static final byte[] END = new byte[0];
 
     private final SpdyConnection connection;
     private final int id;
     private final Map<String, List<String>> headers;
-    private final BlockingQueue<byte[]> received = new LinkedBlockingQueue<>();
-    private final Semaphore room = new Semaphore(QUEUED_FRAMES);
     private final CountDownLatch replied = new CountDownLatch(1);
     private final AtomicBoolean remoteEnded = new AtomicBoolean();
     private final AtomicBoolean localEnded = new AtomicBoolean();
     private volatile boolean reset;
     private volatile boolean accepted;
-    private final Input input = new Input();
+    private final ChunkInputStream input;
     private final Output output = new Output();
 
     SpdyStream(SpdyConnection connection, int id, Map<String, List<String>> headers) {
         this.connection = connection;
         this.id = id;
         this.headers = Map.copyOf(headers);
+        this.input = new ChunkInputStream(QUEUED_FRAMES, "SPDY stream " + id);
     }
 
     public int id() {
@@ -105,9 +100,8 @@ public final class SpdyStream {
     }
 
     void onData(byte[] data, boolean fin) throws InterruptedException {
-        if (data.length > 0 && !remoteEnded.get()) {
-            room.acquire();
-            received.add(data);
+        if (!remoteEnded.get()) {
+            input.offer(data);
         }
         if (fin) {
             remoteEnd();
@@ -124,50 +118,7 @@ public final class SpdyStream {
     /** The peer's side ended; the end marker never waits for room, and what was received before it stays readable. */
     void remoteEnd() {
         if (remoteEnded.compareAndSet(false, true)) {
-            received.add(END);
-        }
-    }
-
-    private final class Input extends InputStream {
-        private byte[] current = new byte[0];
-        private int position;
-        private boolean finished;
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int count = read(one, 0, 1);
-            return count < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            if (length == 0) {
-                return 0;
-            }
-            while (position >= current.length) {
-                if (finished) {
-                    return -1;
-                }
-                byte[] next;
-                try {
-                    next = received.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted while reading SPDY stream " + id);
-                }
-                if (next == END) {
-                    finished = true;
-                } else {
-                    room.release();
-                    current = next;
-                    position = 0;
-                }
-            }
-            int count = Math.min(length, current.length - position);
-            System.arraycopy(current, position, buffer, offset, count);
-            position += count;
-            return count;
+            input.end();
         }
     }
 

@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.endpoints.HttpExchange;
+import io.k4j.apiserver.stream.ChunkInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,10 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +46,6 @@ public final class ChannelConnection implements Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelConnection.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final byte[] END = new byte[0];
     private static final int QUEUED_MESSAGES = 16;
 
     /** A terminal size sent on the resize channel, as upstream's {@code {"Width":…,"Height":…}}. */
@@ -57,7 +53,7 @@ public final class ChannelConnection implements Closeable {
 
     private final WebSocketSession session;
     private final ChannelProtocol protocol;
-    private final ChannelInput[] inputs;
+    private final ChunkInputStream[] inputs;
     private final BlockingQueue<Optional<TerminalSize>> terminalSizes = new ArrayBlockingQueue<>(QUEUED_MESSAGES);
     private final CountDownLatch readerDone = new CountDownLatch(1);
     private volatile Thread reader;
@@ -72,13 +68,13 @@ public final class ChannelConnection implements Closeable {
         if (channels <= 0 || channels >= CLOSE_SIGNAL) {
             throw new IllegalArgumentException("channels must be between 1 and 254");
         }
-        this.inputs = new ChannelInput[channels];
+        this.inputs = new ChunkInputStream[channels];
         for (int channel : readable) {
             if (channel < 0 || channel >= channels) {
                 throw new IllegalArgumentException("readable channel " + channel + " out of range");
             }
             if (channel != RESIZE || channels <= RESIZE) {
-                inputs[channel] = new ChannelInput();
+                inputs[channel] = new ChunkInputStream(QUEUED_MESSAGES, "WebSocket channel " + channel);
             }
         }
         if (!readable.contains(RESIZE) || channels <= RESIZE) {
@@ -248,82 +244,13 @@ public final class ChannelConnection implements Closeable {
     }
 
     private void endInputs() {
-        for (ChannelInput input : inputs) {
+        for (ChunkInputStream input : inputs) {
             if (input != null) {
                 input.end();
             }
         }
         terminalSizes.clear();
         terminalSizes.offer(Optional.empty());
-    }
-
-    /**
-     * A channel's incoming data, handed over message by message from the reader thread. At most
-     * {@link #QUEUED_MESSAGES} messages wait; the end marker never waits for room.
-     */
-    private static final class ChannelInput extends InputStream {
-        private final BlockingQueue<byte[]> messages = new LinkedBlockingQueue<>();
-        private final Semaphore room = new Semaphore(QUEUED_MESSAGES);
-        private final AtomicBoolean ended = new AtomicBoolean();
-        private byte[] current = new byte[0];
-        private int position;
-        private boolean finished;
-
-        void offer(byte[] data) throws InterruptedException {
-            if (data.length == 0 || ended.get()) {
-                return;
-            }
-            room.acquire();
-            messages.add(data);
-        }
-
-        void end() {
-            if (ended.compareAndSet(false, true)) {
-                messages.add(END);
-            }
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int read = read(one, 0, 1);
-            return read < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            if (length == 0) {
-                return 0;
-            }
-            while (position >= current.length) {
-                if (finished) {
-                    return -1;
-                }
-                byte[] next;
-                try {
-                    next = messages.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted while reading a WebSocket channel");
-                }
-                if (next == END) {
-                    finished = true;
-                } else {
-                    room.release();
-                    current = next;
-                    position = 0;
-                }
-            }
-            int count = Math.min(length, current.length - position);
-            System.arraycopy(current, position, buffer, offset, count);
-            position += count;
-            return count;
-        }
-
-        @Override
-        public void close() {
-            end();
-        }
     }
 
     private final class ChannelOutput extends OutputStream {
