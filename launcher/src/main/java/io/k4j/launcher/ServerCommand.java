@@ -62,6 +62,14 @@ final class ServerCommand implements Callable<Integer> {
             description = "How long events are kept after their last update (default ${DEFAULT-VALUE}).")
     Duration eventTtl;
 
+    @Option(names = "--disable-kube-proxy",
+            description = "Do not run kube-proxy (it runs by default when the server runs as root; it needs iptables).")
+    boolean disableKubeProxy;
+
+    @Option(names = "--kube-proxy-network-namespace", hidden = true,
+            description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
+    String kubeProxyNetworkNamespace;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -101,6 +109,8 @@ final class ServerCommand implements Callable<Integer> {
                 simulatedNodes,
                 Optional.ofNullable(simulatedNodeConfig),
                 verbosity,
-                eventTtl);
+                eventTtl,
+                disableKubeProxy,
+                Optional.ofNullable(kubeProxyNetworkNamespace));
     }
 }

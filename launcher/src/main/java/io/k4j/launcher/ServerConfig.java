@@ -29,6 +29,9 @@ import java.util.Optional;
  * @param simulatedNodeConfig a YAML file with the simulated nodes' capacity, labels, taints and pod timing, if any
  * @param verbosity upstream-style {@code -v} level
  * @param eventTtl how long an event lives after its last write (upstream's {@code --event-ttl}, default 1h)
+ * @param disableKubeProxy do not run kube-proxy even as root (k3s's {@code --disable-kube-proxy})
+ * @param kubeProxyNetworkNamespace a named network namespace ({@code ip netns}) kube-proxy programs instead of the
+ *     host's, for tests that must not touch the host's tables
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -46,7 +49,9 @@ public record ServerConfig(
         int simulatedNodes,
         Optional<Path> simulatedNodeConfig,
         int verbosity,
-        Duration eventTtl) {
+        Duration eventTtl,
+        boolean disableKubeProxy,
+        Optional<String> kubeProxyNetworkNamespace) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -67,6 +72,7 @@ public record ServerConfig(
         }
         requireNonNull(simulatedNodeConfig, "simulatedNodeConfig is null");
         requireNonNull(eventTtl, "eventTtl is null");
+        requireNonNull(kubeProxyNetworkNamespace, "kubeProxyNetworkNamespace is null");
         if (eventTtl.isNegative() || eventTtl.isZero()) {
             throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
         }

@@ -59,15 +59,24 @@ public final class KubeProxy implements AutoCloseable {
                 services::list, slices::list, config.minSyncPeriod(), config.syncPeriod());
     }
 
-    /** Starts watching; the first sync runs once both caches have listed (or after {@code cacheSyncTimeout}). */
-    public void start(Duration cacheSyncTimeout) throws InterruptedException {
+    /**
+     * Starts watching and returns; the sync loop starts once both caches have listed (or after
+     * {@code cacheSyncTimeout}), so a restart never replaces working rules with those of an empty view.
+     */
+    public void start(Duration cacheSyncTimeout) {
         informers.informer(Service.class).addEventHandler(new SyncOnChange<>());
         informers.informer(EndpointSlice.class).addEventHandler(new SyncOnChange<>());
         informers.start();
-        if (!informers.waitForCacheSync(cacheSyncTimeout)) {
-            LOG.warn("service and endpoint slice caches did not sync within {}; syncing rules anyway", cacheSyncTimeout);
-        }
-        proxier.start();
+        Thread.ofPlatform().daemon().name("kube-proxy-start").start(() -> {
+            try {
+                if (!informers.waitForCacheSync(cacheSyncTimeout)) {
+                    LOG.warn("service and endpoint slice caches did not sync within {}; syncing rules anyway", cacheSyncTimeout);
+                }
+                proxier.start();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     @Override

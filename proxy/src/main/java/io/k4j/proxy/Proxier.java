@@ -64,7 +64,10 @@ public final class Proxier implements AutoCloseable {
     }
 
     /** Starts the loop: a full sync now, then a sync at least every syncPeriod. */
-    public void start() {
+    public synchronized void start() {
+        if (loop.isShutdown()) {
+            return;
+        }
         if (!conntrackInstalled) {
             LOG.info("conntrack is not installed: UDP flows to removed endpoints will last until their entries expire");
         }
