@@ -104,15 +104,7 @@ class ProxierNetworkNamespaceTest {
     @Test
     void aClientReachesTheBackendThroughTheClusterIpAndIsRefusedWithoutEndpoints(@TempDir Path site) throws Exception {
         assumeThat(IptablesExecutor.findExecutable("busybox")).as("needs busybox").isNotNull();
-        backend = NetworkNamespace.create();
-        String veth = "k4jv" + backend.name().substring(8, 12);
-        NetworkNamespace.run(List.of("ip", "link", "add", veth + "a", "netns", node.name(), "type", "veth", "peer", "name", veth + "b",
-                "netns", backend.name()));
-        node.exec("ip", "addr", "add", "10.99.0.1/24", "dev", veth + "a");
-        node.exec("ip", "link", "set", veth + "a", "up");
-        node.exec("ip", "route", "add", "default", "dev", veth + "a");
-        backend.exec("ip", "addr", "add", "10.99.0.2/24", "dev", veth + "b");
-        backend.exec("ip", "link", "set", veth + "b", "up");
+        connectBackend();
         Files.writeString(site.resolve("index.html"), "hello from the backend\n");
         backend.background("busybox", "httpd", "-f", "-p", "8080", "-h", site.toString());
         services.add(service("web", "172.30.0.41", 80, "http", "ClusterIP", null));
@@ -125,6 +117,38 @@ class ProxierNetworkNamespaceTest {
         NetworkNamespace.Outcome refused = httpGet("172.30.0.42");
         assertThat(refused.exitCode()).isNotZero();
         assertThat(refused.output()).contains("refused");
+    }
+
+    @Test
+    void conntrackEntriesOfRemovedUdpEndpointsAreDeleted() throws Exception {
+        assumeThat(IptablesExecutor.findExecutable("conntrack")).as("needs conntrack").isNotNull();
+        assumeThat(IptablesExecutor.findExecutable("bash")).as("needs bash for /dev/udp").isNotNull();
+        connectBackend();
+        services.add(new ServiceBuilder(service("dns", "172.30.0.53", 53, "dns", "ClusterIP", null))
+                .editSpec().editFirstPort().withProtocol("UDP").endPort().endSpec().build());
+        slices.add(new EndpointSliceBuilder(slice("dns", "dns", 5353, "10.99.0.2")).editFirstPort().withProtocol("UDP").endPort().build());
+        Proxier proxier = proxier();
+        proxier.syncRules();
+        node.exec("bash", "-c", "echo query > /dev/udp/172.30.0.53/53");
+        assertThat(node.exec("conntrack", "-L", "-p", "udp", "--orig-dst", "172.30.0.53")).contains("src=10.99.0.2");
+
+        slices.clear();
+        proxier.syncRules();
+
+        assertThat(node.attempt("conntrack", "-L", "-p", "udp", "--orig-dst", "172.30.0.53").output()).doesNotContain("src=10.99.0.2");
+    }
+
+    /** A backend namespace at 10.99.0.2 behind a veth pair; the node at 10.99.0.1 routes everything to it. */
+    private void connectBackend() throws Exception {
+        backend = NetworkNamespace.create();
+        String veth = "k4jv" + backend.name().substring(8, 12);
+        NetworkNamespace.run(List.of("ip", "link", "add", veth + "a", "netns", node.name(), "type", "veth", "peer", "name", veth + "b",
+                "netns", backend.name()));
+        node.exec("ip", "addr", "add", "10.99.0.1/24", "dev", veth + "a");
+        node.exec("ip", "link", "set", veth + "a", "up");
+        node.exec("ip", "route", "add", "default", "dev", veth + "a");
+        backend.exec("ip", "addr", "add", "10.99.0.2/24", "dev", veth + "b");
+        backend.exec("ip", "link", "set", veth + "b", "up");
     }
 
     /** busybox wget crashes in a static build here, so speak HTTP/1.0 through busybox nc. */
