@@ -29,10 +29,12 @@ import java.util.Set;
  * [--generator auto|h2load|jdk]}; the create load comes from h2load when it is installed ({@code auto}). Issue 3's
  * scheduler benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
  * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]} (see
- * {@link SchedulerSuite}).
+ * {@link SchedulerSuite}); issue 5's cluster DNS benchmark with {@code ./k4j bench --suite dns} (see {@link DnsBench}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
+    /** Closed-loop UDP clients of the DNS benchmark: enough to keep two cores busy without queueing without bound. */
+    private static final int DNS_CLIENTS = 32;
 
     private Main() {}
 
@@ -80,8 +82,17 @@ public final class Main {
             System.err.println("bench: results appended to " + output);
             return;
         }
+        if (suite.equals("dns")) {
+            String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n"
+                    + DnsBench.run(DNS_CLIENTS, Duration.ofSeconds(3), Duration.ofSeconds(10));
+            System.out.print(section);
+            ensureDocument(output);
+            Files.writeString(output, section, StandardOpenOption.APPEND);
+            System.err.println("bench: results appended to " + output);
+            return;
+        }
         if (!suite.equals("apiserver")) {
-            throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default) or scheduler");
+            throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default), scheduler or dns");
         }
         Optional<Path> h2load = switch (generator) {
             case "auto" -> H2Load.find();

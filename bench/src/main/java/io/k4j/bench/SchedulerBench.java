@@ -61,11 +61,13 @@ final class SchedulerBench {
      * @param middleBindsPerSecond bindings per second between the 10th and the 90th percentile binding (steady state)
      * @param startup create ▶ Running latencies of the pods seen Running
      * @param scheduledEvents Scheduled events found in the namespace after the run
+     * @param schedulingThroughput the per-second samples of scheduled pods as upstream's scheduler_perf takes them
      */
     record Throughput(int pods, int bound, double createsPerSecond, double bindsPerSecond, double middleBindsPerSecond, Latencies startup,
-                      int scheduledEvents) {
+                      int scheduledEvents, SchedulingThroughput schedulingThroughput) {
         Throughput {
             requireNonNull(startup, "startup is null");
+            requireNonNull(schedulingThroughput, "schedulingThroughput is null");
         }
     }
 
@@ -192,7 +194,8 @@ final class SchedulerBench {
                     startup.record(running - createdAt[index]);
                 }
             }
-            return new Throughput(pods, binds.length, createsPerSecond, bindsPerSecond, middle, startup, scheduledEvents(namespace));
+            SchedulingThroughput sampled = SchedulingThroughput.of(binds, createStart, TimeUnit.SECONDS.toNanos(1));
+            return new Throughput(pods, binds.length, createsPerSecond, bindsPerSecond, middle, startup, scheduledEvents(namespace), sampled);
         } finally {
             watch.thenAccept(open -> open.body().close()).cancel(true);
             reader.shutdownNow();

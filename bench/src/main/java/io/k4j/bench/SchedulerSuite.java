@@ -71,8 +71,8 @@ final class SchedulerSuite {
             Duration nodesReady = bench.awaitReadyNodes(nodes, Duration.ofMinutes(15));
             append(String.format(Locale.ROOT, "%nServer: `k4j server --simulated-nodes=%d --cluster-cidr=10.0.0.0/8 --simulated-node-config=<zones: zone-a, zone-b, zone-c>` "
                     + "(heap limit %s); all %d nodes Ready %.0f s after the server was ready.%n%n"
-                    + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | upstream pods/s | ratio (middle / upstream) | Scheduled events |%n"
-                    + "|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0));
+                    + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
+                    + "|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0));
             int total = 0;
             if (runs.contains("basic")) {
                 total += throughputRow(bench, "SchedulingBasic", "basic", basicPods, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
@@ -98,9 +98,10 @@ final class SchedulerSuite {
         bench.createNamespace(namespace);
         int concurrency = 32;
         SchedulerBench.Throughput result = bench.run(namespace, pods, concurrency, 0, false, index -> podsOf.apply(SchedulerBench.POD_NAME_PREFIX + index, namespace));
-        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %d | %.0f | %.0f | %s | %s | %d |%n", name, pods, concurrency, result.createsPerSecond(),
-                result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), upstreamText,
-                upstream > 0 ? String.format(Locale.ROOT, "%.2f", result.middleBindsPerSecond() / upstream) : "n/a", result.scheduledEvents()));
+        SchedulingThroughput sampled = result.schedulingThroughput();
+        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, pods, concurrency, result.createsPerSecond(),
+                result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
+                upstream > 0 ? String.format(Locale.ROOT, "%.2f", sampled.average() / upstream) : "n/a", result.scheduledEvents(), loadAverage()));
         return pods;
     }
 
@@ -117,16 +118,16 @@ final class SchedulerSuite {
         Latencies chunked = bench.listAllPods(500, 3);
         append(String.format(Locale.ROOT, "%nScale: %d simulated nodes, %d pods in the cluster (the runs above plus %d more created at %.0f/s, bound at %.0f/s middle 80%%). "
                         + "Server heap after a full GC: %s; RSS %d MiB. LIST all pods (`GET /api/v1/pods`): unchunked best %.0f ms / median %.0f ms; "
-                        + "in pages of 500 as kubectl: best %.0f ms / median %.0f ms.%n",
+                        + "in pages of 500 as kubectl: best %.0f ms / median %.0f ms. Machine load (1 min): %s.%n",
                 nodes, total + startupPods, fill, filled.createsPerSecond(), filled.middleBindsPerSecond(), heap, rss / (1024 * 1024),
-                unchunked.percentileMillis(0), unchunked.percentileMillis(50), chunked.percentileMillis(0), chunked.percentileMillis(50)));
+                unchunked.percentileMillis(0), unchunked.percentileMillis(50), chunked.percentileMillis(0), chunked.percentileMillis(50), loadAverage()));
         log("scale: pod start-up latency for " + startupPods + " pods at 100 pods/s");
         bench.createNamespace("startup");
         SchedulerBench.Throughput startup = bench.run("startup", startupPods, 16, 100, true, index -> SchedulerBench.basicPod(SchedulerBench.POD_NAME_PREFIX + index, "startup"));
         append(String.format(Locale.ROOT, "%nPod start-up latency (create ▶ Running seen on a watch), %d pods created at 100 pods/s (achieved %.0f/s) into that cluster: "
-                        + "p50 %.0f ms, p90 %.0f ms, p99 %.0f ms over %d Running pods (upstream SLO: p99 ≤ 5000 ms).%n",
+                        + "p50 %.0f ms, p90 %.0f ms, p99 %.0f ms over %d Running pods (upstream SLO: p99 ≤ 5000 ms). Machine load (1 min): %s.%n",
                 startupPods, startup.createsPerSecond(), startup.startup().percentileMillis(50), startup.startup().percentileMillis(90),
-                startup.startup().percentileMillis(99), startup.startup().count()));
+                startup.startup().percentileMillis(99), startup.startup().count(), loadAverage()));
     }
 
     private void runPreemption() throws Exception {
@@ -143,8 +144,8 @@ final class SchedulerSuite {
                 // The same pods as SchedulingBasic on a tenth of the nodes: a tenth of the heartbeat writes, which shows
                 // how much of the API's write capacity 5,000 simulated nodes take. Its 10m pods leave room for the fill below.
                 append(String.format(Locale.ROOT, "%nSchedulingBasic on %d simulated nodes of 4 CPUs (the preemption run's server):%n%n"
-                        + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | upstream pods/s | ratio (middle / upstream) | Scheduled events |%n"
-                        + "|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes));
+                        + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
+                        + "|---|---|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes));
                 throughputRow(bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
             }
             if (!runs.contains("preemption")) {
@@ -195,6 +196,15 @@ final class SchedulerSuite {
             process.destroy();
         }
         return text;
+    }
+
+    /** The machine's 1-minute load average, as {@code uptime} shows it: the numbers depend on how busy the shared cores were. */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     private void append(String text) throws IOException {

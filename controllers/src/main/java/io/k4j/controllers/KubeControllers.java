@@ -5,6 +5,8 @@ import io.k4j.controllers.cronjob.CronJobController;
 import io.k4j.controllers.daemonset.DaemonSetController;
 import io.k4j.controllers.deployment.DeploymentController;
 import io.k4j.controllers.disruption.DisruptionController;
+import io.k4j.controllers.endpoint.EndpointsController;
+import io.k4j.controllers.endpointslice.EndpointSliceController;
 import io.k4j.controllers.garbagecollector.GarbageCollectorController;
 import io.k4j.controllers.job.JobController;
 import io.k4j.controllers.namespace.NamespaceController;
@@ -41,6 +43,8 @@ public final class KubeControllers {
                 new ControllerDescriptor(NodeLifecycleController.NAME, true, 1, NodeLifecycleController::new),
                 new ControllerDescriptor(TaintEvictionController.NAME, true, 1, TaintEvictionController::new),
                 new ControllerDescriptor(DisruptionController.NAME, true, 1, DisruptionController::new),
+                new ControllerDescriptor(EndpointsController.NAME, true, EndpointsController.DEFAULT_WORKERS, EndpointsController::new),
+                new ControllerDescriptor(EndpointSliceController.NAME, true, EndpointSliceController.DEFAULT_WORKERS, EndpointSliceController::new),
                 new ControllerDescriptor(DaemonSetController.NAME, true, DaemonSetController.DEFAULT_WORKERS, DaemonSetController::new),
                 new ControllerDescriptor(StatefulSetController.NAME, true, StatefulSetController.DEFAULT_WORKERS, StatefulSetController::new),
                 new ControllerDescriptor(JobController.NAME, true, JobController.DEFAULT_WORKERS, JobController::new),

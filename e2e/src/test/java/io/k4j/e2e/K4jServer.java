@@ -114,6 +114,10 @@ public final class K4jServer implements AutoCloseable {
                 "--bind-address", "127.0.0.1",
                 "--secure-port", Integer.toString(port),
                 "--write-kubeconfig", dataDirectory.resolve("user.kubeconfig").toString()));
+        // Servers of parallel tests must not fight over the cluster DNS's default port: a free one unless a test picks one.
+        if (extraArguments.stream().noneMatch(argument -> argument.startsWith("--cluster-dns-bind"))) {
+            command.addAll(List.of("--cluster-dns-bind", "127.0.0.1:0"));
+        }
         command.addAll(extraArguments);
         long launched = System.nanoTime();
         try {

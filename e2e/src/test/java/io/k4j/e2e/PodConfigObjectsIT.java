@@ -166,6 +166,11 @@ class PodConfigObjectsIT {
         public void mountTmpfs(Path directory, OptionalLong sizeBytes) {}
 
         @Override
+        public void bindMount(Path source, Path target) {
+            throw new UnsupportedOperationException("the test's pod has no subPath");
+        }
+
+        @Override
         public void unmount(Path directory) {}
 
         @Override

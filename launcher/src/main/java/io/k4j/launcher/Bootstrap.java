@@ -2,6 +2,7 @@ package io.k4j.launcher;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
@@ -31,6 +32,7 @@ final class Bootstrap {
     private static final GroupVersionResource NAMESPACES = new GroupVersionResource("", "v1", "namespaces");
     private static final GroupVersionResource SERVICES = new GroupVersionResource("", "v1", "services");
     private static final GroupVersionResource ENDPOINTS = new GroupVersionResource("", "v1", "endpoints");
+    private static final GroupVersionResource ENDPOINT_SLICES = new GroupVersionResource("discovery.k8s.io", "v1", "endpointslices");
     private static final GroupVersionResource SERVICE_ACCOUNTS = new GroupVersionResource("", "v1", "serviceaccounts");
     private static final GroupVersionResource CONFIG_MAPS = new GroupVersionResource("", "v1", "configmaps");
     private static final GroupVersionResource PRIORITY_CLASSES = new GroupVersionResource("scheduling.k8s.io", "v1", "priorityclasses");
@@ -85,6 +87,7 @@ final class Bootstrap {
         rest.add(() -> ensure(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort)));
         if (advertiseAddress.isPresent()) {
             rest.add(() -> ensureEndpoints(advertiseAddress.get(), securePort));
+            rest.add(() -> ensureEndpointSlice(advertiseAddress.get(), securePort));
         } else {
             LOG.warn("the host has no non-loopback address: the kubernetes service has no endpoints; pass --advertise-address");
         }
@@ -99,6 +102,32 @@ final class Bootstrap {
         runConcurrently(rest);
         LOG.info("bootstrap objects in place: {} namespaces, {} cluster roles, {} cluster role bindings",
                 SYSTEM_NAMESPACES.size(), policy.clusterRoles().size(), policy.clusterRoleBindings().size());
+    }
+
+    /**
+     * The {@code kube-dns} service in kube-system with upstream's name, labels and ports (53/UDP {@code dns}, 53/TCP
+     * {@code dns-tcp}) at {@code clusterIp}, which every pod's resolv.conf names. It has no selector: no pods serve it;
+     * the built-in cluster DNS server does, where kube-proxy sends the service's traffic.
+     */
+    void ensureClusterDnsService(String clusterIp) {
+        ObjectNode service = object(meta -> {
+            meta.put("name", "kube-dns").put("namespace", "kube-system");
+            meta.putObject("labels").put("k8s-app", "kube-dns").put("kubernetes.io/cluster-service", "true").put("kubernetes.io/name", "CoreDNS");
+        }, "Service", "v1");
+        ObjectNode spec = service.putObject("spec");
+        spec.put("type", "ClusterIP");
+        spec.put("clusterIP", clusterIp);
+        spec.putArray("clusterIPs").add(clusterIp);
+        spec.put("sessionAffinity", "None");
+        ArrayNode ports = spec.putArray("ports");
+        ports.addObject().put("name", "dns").put("port", 53).put("protocol", "UDP").put("targetPort", 53);
+        ports.addObject().put("name", "dns-tcp").put("port", 53).put("protocol", "TCP").put("targetPort", 53);
+        try {
+            ensure(SERVICES, "kube-system", "kube-dns", service);
+        } catch (StatusException e) {
+            // A --cluster-dns the service range does not hold (or that another service took) must not stop the server.
+            LOG.warn("cannot create the kube-dns service at {}: {}", clusterIp, e.getMessage());
+        }
     }
 
     /** Runs every step on its own virtual thread and fails with the first failure once all have finished. */
@@ -156,6 +185,36 @@ final class Bootstrap {
         ObjectNode current = registry.require(ENDPOINTS).get("default", "kubernetes");
         if (!current.path("subsets").equals(desired.get("subsets"))) {
             registry.require(ENDPOINTS).guaranteedUpdate("default", "kubernetes", "", reconcile);
+        }
+    }
+
+    /**
+     * The EndpointSlice of the {@code kubernetes} service, as upstream's apiserver writes it beside the Endpoints
+     * (kube-proxy reads slices only): named {@code kubernetes}, labelled with the service name and no managing
+     * controller, so the EndpointSlice controller leaves it alone.
+     */
+    private void ensureEndpointSlice(String advertiseAddress, int securePort) {
+        ObjectNode desired = object(meta -> meta.put("name", "kubernetes").put("namespace", "default")
+                .putObject("labels").put("kubernetes.io/service-name", "kubernetes"), "EndpointSlice", "discovery.k8s.io/v1");
+        desired.put("addressType", advertiseAddress.contains(":") ? "IPv6" : "IPv4");
+        ObjectNode endpoint = desired.putArray("endpoints").addObject();
+        endpoint.putArray("addresses").add(advertiseAddress);
+        endpoint.putObject("conditions").put("ready", true);
+        desired.putArray("ports").addObject().put("name", "https").put("port", securePort).put("protocol", "TCP");
+        ensure(ENDPOINT_SLICES, "default", "kubernetes", desired);
+        ObjectNode current = registry.require(ENDPOINT_SLICES).get("default", "kubernetes");
+        if (!current.path("endpoints").equals(desired.get("endpoints")) || !current.path("ports").equals(desired.get("ports"))) {
+            // The address type is immutable: a host that moved between IPv4 and IPv6 needs a new slice.
+            if (!current.path("addressType").asText().equals(desired.get("addressType").asText())) {
+                registry.require(ENDPOINT_SLICES).delete("default", "kubernetes");
+                ensure(ENDPOINT_SLICES, "default", "kubernetes", desired);
+                return;
+            }
+            registry.require(ENDPOINT_SLICES).guaranteedUpdate("default", "kubernetes", "", slice -> {
+                slice.set("endpoints", desired.get("endpoints").deepCopy());
+                slice.set("ports", desired.get("ports").deepCopy());
+                return slice;
+            });
         }
     }
 

@@ -74,6 +74,18 @@ final class ComponentClients implements AutoCloseable {
         return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "kube-controller-manager");
     }
 
+    /**
+     * The cluster DNS's identity: the {@code kube-system/coredns} service account that upstream's CoreDNS addon runs as,
+     * bound to {@code system:coredns}. Like the controllers' service accounts it reuses the controller manager's key.
+     */
+    KubernetesClient coreDns() {
+        CertificateAndKey manager = pki.controllerManager();
+        X509Certificate certificate = pki.authority().sign(manager.certificate().getPublicKey(),
+                CertificateAuthority.subject(ClusterDnsComponent.USER, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
+                KeyPurposeId.id_kp_clientAuth, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
+        return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "coredns");
+    }
+
     KubernetesClient node(String nodeName) {
         return client(pki.nodeClientCertificate(nodeName), OptionalInt.empty(), "kubelet");
     }

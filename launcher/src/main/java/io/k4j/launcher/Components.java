@@ -18,6 +18,7 @@ final class Components {
                         "root-ca-pem", clients.caCertificatePem()), hostName));
         components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         components.add(SimulatedNodesComponent.create(config, clients));
+        components.add(new ClusterDnsComponent(config, clients));
         KubeProxyComponent.create(config, clients).ifPresent(components::add);
         return List.copyOf(components);
     }

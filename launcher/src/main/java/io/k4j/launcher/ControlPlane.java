@@ -42,6 +42,9 @@ import io.k4j.apiserver.registry.authorization.SelfSubjectAccessReviewResource;
 import io.k4j.apiserver.registry.authorization.SelfSubjectRulesReviewResource;
 import io.k4j.apiserver.registry.authorization.SubjectAccessReviewResource;
 import io.k4j.apiserver.registry.core.CoreResources;
+import io.k4j.apiserver.registry.core.service.ClusterIpRange;
+import io.k4j.apiserver.registry.core.service.NodePortRange;
+import io.k4j.apiserver.registry.core.service.ServiceAllocator;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.SubresourceHandler;
 import io.k4j.apiserver.registry.groups.CorePodTemplateRules;
@@ -104,6 +107,8 @@ final class ControlPlane implements AutoCloseable {
         InstantSource clock = InstantSource.system();
         DataDirectory dataDirectory = config.dataDirectory().create();
         ServiceCidr serviceCidr = ServiceCidr.parse(config.serviceClusterIpRange());
+        ServiceAllocator serviceAllocator = new ServiceAllocator(ClusterIpRange.parse(config.serviceClusterIpRange()),
+                NodePortRange.parse(config.serviceNodePortRange()));
         String hostName = InetAddress.getLocalHost().getHostName();
 
         // The PKI (key generation on a first start, PEM parsing otherwise) and the storage do not depend on each
@@ -149,7 +154,7 @@ final class ControlPlane implements AutoCloseable {
         Authorizer authorizer = new UnionAuthorizer(authorizers);
         Impersonator impersonator = new Impersonator(authorizer);
 
-        List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock, config.eventTtl()).definitions());
+        List<ResourceDefinition> resources = new ArrayList<>(new CoreResources(registry, clock, config.eventTtl(), serviceAllocator).definitions());
         resources.addAll(new GroupResources(clock, new CorePodTemplateRules(), config.eventTtl()).definitions());
         resources = withHandler(resources, "serviceaccounts", new TokenRequestHandler(issuer, apiAudiences, registry, true));
         resources = withHandler(resources, "replicationcontrollers", ScaleSubresource.forLabelMap());
@@ -195,6 +200,7 @@ final class ControlPlane implements AutoCloseable {
         new Bootstrap(registry).run(serviceCidr.firstAddress().getHostAddress(), config.advertiseAddress(), apiServer.port(), pki.caCertificatePem(),
                 new Bootstrap.RbacPolicy(BootstrapPolicy.clusterRoles(), BootstrapPolicy.clusterRoleBindings(),
                         BootstrapPolicy.namespacedRoles(), BootstrapPolicy.namespacedRoleBindings()));
+        new Bootstrap(registry).ensureClusterDnsService(ClusterDnsComponent.serviceAddress(config, serviceCidr));
         ClusterRoleAggregator aggregator = new ClusterRoleAggregator(registry);
         aggregator.reconcile();
         LOG.debug("start-up: bootstrap objects and cluster role aggregation done at +{} ms", elapsedMillis(startedNanos));
@@ -266,7 +272,7 @@ final class ControlPlane implements AutoCloseable {
             if (definition.strategy().type().gvr().group().isEmpty() && definition.strategy().type().plural().equals(plural)) {
                 List<SubresourceHandler> handlers = new ArrayList<>(definition.subresourceHandlers());
                 handlers.add(handler);
-                result.add(new ResourceDefinition(definition.strategy(), definition.subresourceStrategies(), handlers, definition.conversion()));
+                result.add(definition.withSubresourceHandlers(handlers));
                 found = true;
             } else {
                 result.add(definition);

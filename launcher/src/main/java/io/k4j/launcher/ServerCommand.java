@@ -38,6 +38,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--service-cluster-ip-range", defaultValue = "10.96.0.0/12", description = "Service CIDR (default ${DEFAULT-VALUE}).")
     String serviceClusterIpRange;
 
+    @Option(names = "--service-node-port-range", defaultValue = "30000-32767", description = "The ports NodePort services get (default ${DEFAULT-VALUE}).")
+    String serviceNodePortRange;
+
     @Option(names = "--write-kubeconfig", description = "Also write the admin kubeconfig here (default ~/.kube/config when it does not exist).")
     Path writeKubeconfig;
 
@@ -61,6 +64,17 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--event-ttl", defaultValue = "1h", converter = GoDurationConverter.class,
             description = "How long events are kept after their last update (default ${DEFAULT-VALUE}).")
     Duration eventTtl;
+
+    @Option(names = "--cluster-dns", description = "The kube-dns service's cluster IP, which pods use as name server "
+            + "(default: the 10th address of --service-cluster-ip-range, as kubeadm's 10.96.0.10).")
+    String clusterDns;
+
+    @Option(names = "--cluster-domain", defaultValue = "cluster.local", description = "The cluster's DNS domain (default ${DEFAULT-VALUE}).")
+    String clusterDomain;
+
+    @Option(names = "--cluster-dns-bind", defaultValue = "127.0.0.1:1053",
+            description = "Address:port the cluster DNS server listens on, UDP and TCP (default ${DEFAULT-VALUE}); port 0 picks a free one.")
+    String clusterDnsBind;
 
     @Option(names = "--disable-kube-proxy",
             description = "Do not run kube-proxy (it runs by default when the server runs as root; it needs iptables).")
@@ -102,6 +116,7 @@ final class ServerCommand implements Callable<Integer> {
                 tlsSubjectAlternativeNames,
                 Optional.ofNullable(tokenAuthFile),
                 serviceClusterIpRange,
+                serviceNodePortRange,
                 Optional.of(writeKubeconfig == null ? defaultKubeconfig : writeKubeconfig),
                 clusterCidr,
                 controllers,
@@ -110,6 +125,9 @@ final class ServerCommand implements Callable<Integer> {
                 Optional.ofNullable(simulatedNodeConfig),
                 verbosity,
                 eventTtl,
+                Optional.ofNullable(clusterDns).filter(address -> !address.isBlank()),
+                clusterDomain,
+                ClusterDnsComponent.parseBindAddress(clusterDnsBind),
                 disableKubeProxy,
                 Optional.ofNullable(kubeProxyNetworkNamespace));
     }

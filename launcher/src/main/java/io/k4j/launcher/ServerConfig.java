@@ -3,6 +3,7 @@ package io.k4j.launcher;
 import static java.util.Objects.requireNonNull;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.Optional;
  * @param tlsSubjectAlternativeNames extra host names or IPs for the serving certificate
  * @param tokenAuthFile a static token file (upstream CSV format), if any
  * @param serviceClusterIpRange the service CIDR; its first address is the {@code kubernetes} service's
+ * @param serviceNodePortRange the ports NodePort services get, e.g. {@code 30000-32767}
  * @param writeKubeconfig also write the admin kubeconfig here when the file does not exist
  * @param clusterCidr the pod CIDR that node IPAM cuts each node's podCIDR from
  * @param controllers which controllers run, upstream's {@code --controllers} syntax ({@code *}, {@code foo}, {@code -foo})
@@ -29,6 +31,11 @@ import java.util.Optional;
  * @param simulatedNodeConfig a YAML file with the simulated nodes' capacity, labels, taints and pod timing, if any
  * @param verbosity upstream-style {@code -v} level
  * @param eventTtl how long an event lives after its last write (upstream's {@code --event-ttl}, default 1h)
+ * @param clusterDns the {@code kube-dns} service's cluster IP that pods use as name server (upstream kubelet's
+ *     {@code --cluster-dns}); empty for the 10th address of the service range, as kubeadm picks it
+ * @param clusterDomain the cluster's DNS domain (upstream kubelet's {@code --cluster-domain})
+ * @param clusterDnsBind where the cluster DNS server listens (UDP and TCP), until kube-proxy forwards the
+ *     {@code kube-dns} service's port 53 there
  * @param disableKubeProxy do not run kube-proxy even as root (k3s's {@code --disable-kube-proxy})
  * @param kubeProxyNetworkNamespace a named network namespace ({@code ip netns}) kube-proxy programs instead of the
  *     host's, for tests that must not touch the host's tables
@@ -42,6 +49,7 @@ public record ServerConfig(
         List<String> tlsSubjectAlternativeNames,
         Optional<Path> tokenAuthFile,
         String serviceClusterIpRange,
+        String serviceNodePortRange,
         Optional<Path> writeKubeconfig,
         String clusterCidr,
         List<String> controllers,
@@ -50,6 +58,9 @@ public record ServerConfig(
         Optional<Path> simulatedNodeConfig,
         int verbosity,
         Duration eventTtl,
+        Optional<String> clusterDns,
+        String clusterDomain,
+        InetSocketAddress clusterDnsBind,
         boolean disableKubeProxy,
         Optional<String> kubeProxyNetworkNamespace) {
     public ServerConfig {
@@ -63,6 +74,7 @@ public record ServerConfig(
         tlsSubjectAlternativeNames = List.copyOf(requireNonNull(tlsSubjectAlternativeNames, "tlsSubjectAlternativeNames is null"));
         requireNonNull(tokenAuthFile, "tokenAuthFile is null");
         requireNonNull(serviceClusterIpRange, "serviceClusterIpRange is null");
+        requireNonNull(serviceNodePortRange, "serviceNodePortRange is null");
         requireNonNull(writeKubeconfig, "writeKubeconfig is null");
         requireNonNull(clusterCidr, "clusterCidr is null");
         controllers = List.copyOf(requireNonNull(controllers, "controllers is null"));
@@ -76,5 +88,8 @@ public record ServerConfig(
         if (eventTtl.isNegative() || eventTtl.isZero()) {
             throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
         }
+        requireNonNull(clusterDns, "clusterDns is null");
+        requireNonNull(clusterDomain, "clusterDomain is null");
+        requireNonNull(clusterDnsBind, "clusterDnsBind is null");
     }
 }

@@ -26,10 +26,15 @@ record ServiceCidr(InetAddress network, int prefixLength) {
 
     /** The network address plus one. */
     InetAddress firstAddress() {
+        return address(1);
+    }
+
+    /** The network address plus {@code offset}: 10 is the cluster DNS service's, as kubeadm picks it. */
+    InetAddress address(int offset) {
         byte[] bytes = network.getAddress();
         int bits = bytes.length * 8;
         BigInteger mask = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE).shiftRight(prefixLength).not();
-        BigInteger first = new BigInteger(1, bytes).and(mask).add(BigInteger.ONE);
+        BigInteger first = new BigInteger(1, bytes).and(mask).add(BigInteger.valueOf(offset));
         byte[] raw = first.toByteArray();
         byte[] address = new byte[bytes.length];
         System.arraycopy(raw, Math.max(0, raw.length - address.length), address, Math.max(0, address.length - raw.length), Math.min(raw.length, address.length));

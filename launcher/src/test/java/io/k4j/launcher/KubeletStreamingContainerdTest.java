@@ -98,6 +98,8 @@ class KubeletStreamingContainerdTest {
                     sandbox_image = "%3$s"
                     stream_server_address = "127.0.0.1"
                     stream_server_port = "0"
+                    # Without CAP_SYS_RESOURCE (as in this sandbox) runc cannot lower oom_score_adj below the parent's.
+                    restrict_oom_score_adj = true
                     [plugins."io.containerd.grpc.v1.cri".containerd]
                       snapshotter = "overlayfs"
                     [plugins."io.containerd.grpc.v1.cri".cni]
@@ -120,7 +122,6 @@ class KubeletStreamingContainerdTest {
         NamespaceOption hostNetwork = NamespaceOption.newBuilder().setNetwork(NamespaceMode.NODE).build();
         PodSandboxConfig sandbox = PodSandboxConfig.newBuilder()
                 .setMetadata(PodSandboxMetadata.newBuilder().setName("web").setNamespace("default").setUid("uid-web"))
-                .setHostname("web")
                 .setLogDirectory(PodLogPaths.podDirectory(logsRoot, "default", "web", "uid-web").toString())
                 .setLinux(LinuxPodSandboxConfig.newBuilder().setSecurityContext(LinuxSandboxSecurityContext.newBuilder().setNamespaceOptions(hostNetwork)))
                 .build();

@@ -182,6 +182,27 @@ class ClusterPkiTest {
     }
 
     @Test
+    void kubeletServingCertificatesNameTheNodeAndFollowItsAddresses() throws Exception {
+        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        InetAddress first = InetAddress.getByName("10.0.0.5");
+
+        CertificateAndKey serving = pki.kubeletServingCertificate("node-1", List.of("node-1.example"), List.of(first));
+
+        assertThat(ClusterPki.commonName(serving.certificate())).isEqualTo("system:node:node-1");
+        assertThat(serving.certificate().getExtendedKeyUsage()).contains("1.3.6.1.5.5.7.3.1");
+        assertThat(serving.certificate().getSubjectAlternativeNames()).extracting(name -> name.get(1).toString())
+                .contains("node-1.example", "10.0.0.5");
+        serving.certificate().verify(pki.caCertificate().getPublicKey());
+        assertThat(Files.exists(directory.resolve("kubelet-node-1-serving.crt"))).isTrue();
+        assertThat(pki.kubeletServingCertificate("node-1", List.of("node-1.example"), List.of(first)).certificate())
+                .isEqualTo(serving.certificate());
+
+        CertificateAndKey moved = pki.kubeletServingCertificate("node-1", List.of("node-1.example"), List.of(InetAddress.getByName("10.0.0.6")));
+        assertThat(moved.certificate()).isNotEqualTo(serving.certificate());
+        assertThat(moved.certificate().getSubjectAlternativeNames()).extracting(name -> name.get(1).toString()).contains("10.0.0.6");
+    }
+
+    @Test
     void subjectsWithSeveralOrganizationsAndEscapedCharactersParse() throws Exception {
         ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
 

@@ -73,14 +73,16 @@ public final class KubeletHookRunner implements HookRunner {
             return Duration.ZERO;
         }
         Instant start = Instant.now();
-        CompletableFuture<Optional<String>> hook = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Optional<String>> hook = new CompletableFuture<>();
+        Thread runner = Thread.ofVirtual().name("prestop-" + container.getName()).start(() -> {
             try {
-                return run(pod, container, containerId, podIps, handler, gracePeriod);
+                hook.complete(run(pod, container, containerId, podIps, handler, gracePeriod));
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.of("container terminated before the hook finished");
+                hook.complete(Optional.of("container terminated before the hook finished"));
+            } catch (RuntimeException e) {
+                hook.completeExceptionally(e);
             }
-        }, task -> Thread.ofVirtual().name("prestop-" + container.getName()).start(task));
+        });
         try {
             Optional<String> failure = hook.get(Math.max(0, gracePeriod.toMillis()), TimeUnit.MILLISECONDS);
             if (failure.isPresent()) {
@@ -90,13 +92,14 @@ public final class KubeletHookRunner implements HookRunner {
         } catch (TimeoutException e) {
             log.info("PreStopHook of container {} in pod {} did not complete within the grace period {}", container.getName(), podName(pod),
                     gracePeriod);
-            hook.cancel(true);
+            // The container is stopped next anyway; a sleeping or waiting hook need not outlive the grace period.
+            runner.interrupt();
         } catch (ExecutionException e) {
             log.warn("PreStopHook of container {} in pod {} failed", container.getName(), podName(pod), e.getCause());
             events.event(pod, EventRecorder.WARNING, "FailedPreStopHook", "PreStopHook failed");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            hook.cancel(true);
+            runner.interrupt();
         }
         Duration elapsed = Duration.between(start, Instant.now());
         return elapsed.compareTo(gracePeriod) > 0 ? gracePeriod : elapsed;
@@ -118,7 +121,7 @@ public final class KubeletHookRunner implements HookRunner {
                 error = "command '" + String.join(" ", command) + "' exited with " + result.exitCode() + ": "
                         + new String(result.stderr(), StandardCharsets.UTF_8);
             } catch (TimeoutException e) {
-                error = "command '" + String.join(" ", command) + "' timed out";
+                error = "command \"" + String.join(" ", command) + "\" timed out";
             } catch (IOException e) {
                 error = e.getMessage();
             }

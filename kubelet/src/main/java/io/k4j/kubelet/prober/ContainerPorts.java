@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import java.util.List;
 
-/** Resolves a probe's or hook's port, a number or the name of one of the container's ports, as upstream. */
+/**
+ * Resolves a probe's or hook's port, a number or the name of one of the container's ports, as upstream. Stateless and
+ * thread-safe.
+ */
 public final class ContainerPorts {
     private ContainerPorts() {}
 

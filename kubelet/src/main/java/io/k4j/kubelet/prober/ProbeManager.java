@@ -12,10 +12,14 @@ import io.fabric8.kubernetes.api.model.Pod;
  * results start over. Thread-safe.
  */
 public interface ProbeManager extends AutoCloseable {
-    /** Starts the probe workers of a pod admitted to this node; adding a pod twice is a no-op. */
+    /**
+     * Starts the probe workers of a pod admitted to this node. Adding a pod again starts nothing new but gives its
+     * workers the newer pod object: once it has a deletionTimestamp, liveness and startup probes stop (reporting
+     * success), so that a pod being deleted is not restarted by them, as upstream.
+     */
     void addPod(Pod pod);
 
-    /** Stops the pod's probe workers and forgets their results (the pod is terminating or gone). */
+    /** Stops the pod's probe workers and forgets their results (the pod's containers are stopped, or it is gone). */
     void removePod(String podUid);
 
     /**

@@ -61,7 +61,7 @@ public final class NodeSimulator implements AutoCloseable {
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration POD_RETRY_DELAY = Duration.ofSeconds(1);
     private static final Duration CACHE_SYNC_POLL = Duration.ofMillis(50);
-    private static final int REGISTRATION_ATTEMPTS = 6;
+    private static final int REGISTRATION_ATTEMPTS_PER_LOG = 6;
     private static final PatchContext MERGE_PATCH = PatchContext.of(PatchType.JSON_MERGE);
     private static final PatchContext STRATEGIC_MERGE_PATCH = PatchContext.of(PatchType.STRATEGIC_MERGE);
 
@@ -217,8 +217,9 @@ public final class NodeSimulator implements AutoCloseable {
             }
             Node node = template.node(index, nodeAddresses.allocate(name), now);
             registrations.add(workers.submit(() -> {
-                // A server busy registering thousands of nodes may time a create out; a bounded retry keeps one
-                // slow answer from failing the whole start (a create that did land answers 409 next time).
+                // A server busy registering thousands of nodes may time a create out or shed load; as upstream's
+                // kubelet keeps trying to register, a transient failure is retried with a capped backoff for as long
+                // as it lasts (a create that did land answers 409 next time). Other answers fail the start.
                 for (int attempt = 1; ; attempt++) {
                     try {
                         withWritePermit(() -> {
@@ -233,10 +234,14 @@ public final class NodeSimulator implements AutoCloseable {
                         });
                         return null;
                     } catch (KubernetesClientException e) {
-                        if (attempt == REGISTRATION_ATTEMPTS || (e.getCode() != 0 && e.getCode() != 429 && e.getCode() < 500)) {
+                        // No answer at all (a time-out: the client reports code 0 or -1), 408, 429 and 5xx are transient.
+                        boolean transientFailure = e.getCode() <= 0 || e.getCode() == 408 || e.getCode() == 429 || e.getCode() >= 500;
+                        if (!transientFailure) {
                             throw e;
                         }
-                        LOG.debug("registering simulated node {} failed ({}); trying again", name, e.getMessage());
+                        if (attempt % REGISTRATION_ATTEMPTS_PER_LOG == 0) {
+                            LOG.info("registering simulated node {} failed {} times ({}); still trying", name, attempt, e.getMessage());
+                        }
                         Thread.sleep(200L << Math.min(attempt, 5));
                     }
                 }

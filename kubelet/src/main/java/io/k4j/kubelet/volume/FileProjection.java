@@ -11,7 +11,7 @@ import java.util.Arrays;
  * @param ownerUid the user that owns the file, or -1 to leave it to the kubelet (upstream's {@code FsUser}, for
  *     service-account tokens of pods that run as one user)
  */
-public record FileProjection(byte[] data, int mode, long ownerUid) {
+record FileProjection(byte[] data, int mode, long ownerUid) {
     public FileProjection {
         requireNonNull(data, "data is null");
         data = data.clone();
@@ -23,7 +23,7 @@ public record FileProjection(byte[] data, int mode, long ownerUid) {
         }
     }
 
-    public FileProjection(byte[] data, int mode) {
+    FileProjection(byte[] data, int mode) {
         this(data, mode, -1);
     }
 

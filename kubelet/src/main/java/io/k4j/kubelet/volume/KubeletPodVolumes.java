@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,9 +33,11 @@ final class KubeletPodVolumes implements PodVolumes {
     private final Set<String> readOnlyVolumes;
     private final String clusterDomain;
     private final Path nodeHostsFile;
+    private final Mounter mounter;
 
     KubeletPodVolumes(Pod pod, Path podDirectory, Map<String, Path> paths, Set<String> readOnlyVolumes, String clusterDomain,
-            Path nodeHostsFile) {
+            Path nodeHostsFile, Mounter mounter) {
+        this.mounter = requireNonNull(mounter, "mounter is null");
         this.pod = requireNonNull(pod, "pod is null");
         this.podDirectory = requireNonNull(podDirectory, "podDirectory is null");
         this.paths = Map.copyOf(paths);
@@ -61,7 +64,9 @@ final class KubeletPodVolumes implements PodVolumes {
         requireNonNull(podIps, "podIps is null");
         List<ContainerMount> mounts = new ArrayList<>();
         boolean mountEtcHosts = !podIps.isEmpty();
-        for (VolumeMount volumeMount : listOrEmpty(container.getVolumeMounts())) {
+        List<VolumeMount> volumeMounts = listOrEmpty(container.getVolumeMounts());
+        for (int index = 0; index < volumeMounts.size(); index++) {
+            VolumeMount volumeMount = volumeMounts.get(index);
             if (ETC_HOSTS.equals(volumeMount.getMountPath())) {
                 mountEtcHosts = false;
             }
@@ -76,7 +81,7 @@ final class KubeletPodVolumes implements PodVolumes {
                 subPath = expandSubPath(volumeMount.getSubPathExpr(), environment);
             }
             if (!subPath.isEmpty()) {
-                hostPath = prepareSubPath(container, volumeMount, volumePath, subPath);
+                hostPath = pinSubPath(container, volumeMount, index, prepareSubPath(container, volumeMount, volumePath, subPath));
             }
             boolean readOnly = Boolean.TRUE.equals(volumeMount.getReadOnly()) || readOnlyVolumes.contains(volumeMount.getName());
             mounts.add(new ContainerMount(volumeMount.getMountPath(), hostPath, readOnly, propagation(volumeMount.getMountPropagation())));
@@ -152,6 +157,48 @@ final class KubeletPodVolumes implements PodVolumes {
                 throw new IOException(real + " is outside of the volume");
             }
             return real;
+        } catch (IOException e) {
+            throw new CreateContainerConfigException("failed to prepare subPath for volumeMount \"" + volumeMount.getName()
+                    + "\" of container \"" + container.getName() + "\"", e);
+        }
+    }
+
+    /**
+     * Bind-mounts a checked subPath at {@code pods/<uid>/volume-subpaths/<volume>/<container>/<index>} and makes sure the
+     * mount shows the very file or directory that was checked, so that a symlink swapped in by the container between
+     * the check and the runtime's mount cannot point the mount outside the volume (upstream's safe subpaths). A
+     * restarted container reuses a mount that still shows the same object.
+     */
+    private Path pinSubPath(Container container, VolumeMount volumeMount, int index, Path checked) throws CreateContainerConfigException {
+        Path target = podDirectory.resolve("volume-subpaths").resolve(volumeMount.getName()).resolve(container.getName())
+                .resolve(String.valueOf(index));
+        try {
+            Object checkedKey = Files.readAttributes(checked, BasicFileAttributes.class).fileKey();
+            boolean directory = Files.isDirectory(checked);
+            Path absoluteTarget = target.toAbsolutePath().normalize();
+            if (mounter.mountPointsUnder(absoluteTarget).contains(absoluteTarget)) {
+                if (checkedKey.equals(Files.readAttributes(target, BasicFileAttributes.class).fileKey())) {
+                    return target;
+                }
+                mounter.unmount(target);
+            }
+            Files.createDirectories(target.getParent());
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS) != directory) {
+                VolumeFiles.deleteRecursively(target);
+            }
+            if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                if (directory) {
+                    Files.createDirectory(target);
+                } else {
+                    Files.createFile(target);
+                }
+            }
+            mounter.bindMount(checked, target);
+            if (!checkedKey.equals(Files.readAttributes(target, BasicFileAttributes.class).fileKey())) {
+                mounter.unmount(target);
+                throw new IOException("the subPath changed while it was mounted");
+            }
+            return target;
         } catch (IOException e) {
             throw new CreateContainerConfigException("failed to prepare subPath for volumeMount \"" + volumeMount.getName()
                     + "\" of container \"" + container.getName() + "\"", e);

@@ -213,7 +213,9 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
         }
         Map<String, Path> paths = new LinkedHashMap<>();
         Set<String> readOnly = new HashSet<>();
-        VolumeMountException failure = null;
+        String firstFailure = null;
+        Exception firstCause = null;
+        List<String> unmounted = new java.util.ArrayList<>();
         for (Volume volume : listOrEmpty(pod.getSpec().getVolumes())) {
             try {
                 Path path = setUpVolume(pod, podDirectory, volume, contentOnly);
@@ -224,22 +226,18 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
                         || volume.getProjected() != null) {
                     readOnly.add(volume.getName());
                 }
-            } catch (SetUpFailure e) {
-                if (failure == null) {
-                    failure = new VolumeMountException(VolumeMountException.FAILED_MOUNT,
-                            "MountVolume.SetUp failed for volume \"" + volume.getName() + "\" : " + e.getMessage(), e);
-                }
-            } catch (IOException | RuntimeException e) {
-                if (failure == null) {
-                    failure = new VolumeMountException(VolumeMountException.FAILED_MOUNT,
-                            "MountVolume.SetUp failed for volume \"" + volume.getName() + "\" : " + e.getMessage(), e);
+            } catch (SetUpFailure | IOException | RuntimeException e) {
+                unmounted.add(volume.getName());
+                if (firstFailure == null) {
+                    firstFailure = "MountVolume.SetUp failed for volume \"" + volume.getName() + "\" : " + e.getMessage();
+                    firstCause = e;
                 }
             }
         }
-        if (failure != null) {
-            throw failure;
+        if (firstFailure != null) {
+            throw new VolumeMountException(VolumeMountException.FAILED_MOUNT, firstFailure, firstCause, unmounted);
         }
-        return new KubeletPodVolumes(pod, podDirectory, paths, readOnly, clusterDomain, nodeHostsFile);
+        return new KubeletPodVolumes(pod, podDirectory, paths, readOnly, clusterDomain, nodeHostsFile, mounter);
     }
 
     /** Sets up one volume; returns its path on the host, or null for a volume type this kubelet does not serve. */

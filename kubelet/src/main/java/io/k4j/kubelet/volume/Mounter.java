@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 
 /**
  * The host's mount table, as far as volumes need it: tmpfs mounts for memory-backed emptyDirs and secret-like
- * volumes. {@link SystemMounter} runs {@code mount}/{@code umount}; tests use a hand-written fake. Implementations
+ * volumes, bind mounts for subPaths. {@link SystemMounter} runs {@code mount}/{@code umount}; tests use a hand-written fake. Implementations
  * are thread-safe.
  */
 public interface Mounter {
@@ -17,6 +17,12 @@ public interface Mounter {
      * @param sizeBytes the tmpfs size, or empty for the kernel's default (half the RAM)
      */
     void mountTmpfs(Path directory, OptionalLong sizeBytes) throws IOException;
+
+    /**
+     * Bind-mounts {@code source} (a file or directory) on {@code target} (an existing file or directory of the same
+     * kind), as upstream pins a subPath before the runtime sees it.
+     */
+    void bindMount(Path source, Path target) throws IOException;
 
     /** Unmounts whatever is mounted on {@code directory}. */
     void unmount(Path directory) throws IOException;

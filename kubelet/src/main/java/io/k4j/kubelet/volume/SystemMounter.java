@@ -31,6 +31,11 @@ public final class SystemMounter implements Mounter {
     }
 
     @Override
+    public void bindMount(Path source, Path target) throws IOException {
+        run(List.of("mount", "--bind", source.toString(), target.toString()));
+    }
+
+    @Override
     public void unmount(Path directory) throws IOException {
         run(List.of("umount", directory.toString()));
     }

@@ -115,6 +115,44 @@ class KubeletHookRunnerTest {
     }
 
     @Test
+    void anHttpsHookAnsweredInPlainHttpIsRetriedOverHttp() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 10, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Thread.ofVirtual().start(() -> servePlainHttp(server));
+            int port = server.getLocalPort();
+            Container container = withPostStart(new LifecycleHandlerBuilder().withNewHttpGet().withScheme("HTTPS").withPath("/started")
+                    .withPort(new IntOrString(port)).endHttpGet().build());
+
+            assertThat(hooks.runPostStart(pod(container), container, "c-1", List.of("127.0.0.1"))).isEmpty();
+            assertThat(requests).containsExactly("GET /started HTTP/1.1");
+            assertThat(events.events()).containsExactly("Warning LifecycleHTTPFallback request to HTTPS lifecycle hook 127.0.0.1:" + port
+                    + " got HTTP response, retry with HTTP succeeded");
+        }
+    }
+
+    /** A plain HTTP server that answers a TLS handshake with 400, as Go's HTTP servers do. */
+    private void servePlainHttp(ServerSocket server) {
+        while (!server.isClosed()) {
+            try (java.net.Socket connection = server.accept()) {
+                java.io.InputStream input = connection.getInputStream();
+                int first = input.read();
+                java.io.OutputStream output = connection.getOutputStream();
+                if (first == 0x16) {
+                    output.write("HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                } else {
+                    java.io.BufferedReader reader = new java.io.BufferedReader(new java.io.InputStreamReader(input,
+                            java.nio.charset.StandardCharsets.US_ASCII));
+                    requests.add((char) first + reader.readLine());
+                    output.write("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                }
+                output.flush();
+            } catch (java.io.IOException e) {
+                return;
+            }
+        }
+    }
+
+    @Test
     void aPreStopHookRunsWithinTheGracePeriodAndAFailureIsAnEvent() {
         runner.alwaysAnswer(new Answer.Exit(2, "", ""));
         Container container = withPreStop(new LifecycleHandlerBuilder().withNewExec().withCommand("nginx", "-s", "quit").endExec().build());

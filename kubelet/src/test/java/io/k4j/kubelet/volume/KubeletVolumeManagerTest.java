@@ -147,10 +147,14 @@ class KubeletVolumeManagerTest {
     @Test
     void aMissingConfigMapFailsTheMountWithUpstreamsEventUnlessOptional() throws Exception {
         KubeletVolumeManager manager = manager(mounter);
-        Pod pod = pod(List.of(new VolumeBuilder().withName("cfg").withNewConfigMap().withName("x").endConfigMap().build()), container());
+        Pod pod = pod(List.of(new VolumeBuilder().withName("scratch").withNewEmptyDir().endEmptyDir().build(),
+                new VolumeBuilder().withName("cfg").withNewConfigMap().withName("x").endConfigMap().build(),
+                new VolumeBuilder().withName("creds").withNewSecret().withSecretName("y").endSecret().build()), container());
 
         assertThatThrownBy(() -> manager.mount(pod)).isInstanceOf(VolumeMountException.class)
-                .hasMessage("MountVolume.SetUp failed for volume \"cfg\" : configmap \"x\" not found");
+                .hasMessage("MountVolume.SetUp failed for volume \"cfg\" : configmap \"x\" not found")
+                .extracting(error -> ((VolumeMountException) error).unmountedVolumes()).isEqualTo(List.of("cfg", "creds"));
+        objects.putSecret("ns", "y", Map.of());
 
         objects.putConfigMap("ns", "x", Map.of("k", "v"));
         manager.mount(pod);
@@ -329,11 +333,14 @@ class KubeletVolumeManagerTest {
         Path configMap = volumeDirectory("kubernetes.io~configmap", "cfg");
         assertThat(mounts).hasSize(7);
         assertThat(mounts.get(0)).isEqualTo(new ContainerMount("/data", scratch, false, MountPropagation.HOST_TO_CONTAINER));
-        assertThat(mounts.get(1)).isEqualTo(new ContainerMount("/logs", scratch.resolve("logs/c1").toRealPath(), false,
-                MountPropagation.PRIVATE));
+        // SubPaths are pinned by bind mounts under volume-subpaths/<volume>/<container>/<index>.
+        Path subPaths = root.resolve("pods/uid-1/volume-subpaths");
+        assertThat(mounts.get(1)).isEqualTo(new ContainerMount("/logs", subPaths.resolve("scratch/c1/1"), false, MountPropagation.PRIVATE));
         assertThat(scratch.resolve("logs/c1")).isDirectory();
-        assertThat(mounts.get(2).hostPath()).isEqualTo(scratch.resolve("web-1").toRealPath());
-        assertThat(mounts.get(3).hostPath()).isEqualTo(configMap.resolve("app.properties").toRealPath());
+        assertThat(subPaths.resolve("scratch/c1/1").toRealPath()).isEqualTo(scratch.resolve("logs/c1").toRealPath());
+        assertThat(mounts.get(2).hostPath().toRealPath()).isEqualTo(scratch.resolve("web-1").toRealPath());
+        assertThat(mounts.get(3).hostPath()).isEqualTo(subPaths.resolve("cfg/c1/3"));
+        assertThat(Files.readString(mounts.get(3).hostPath())).isEqualTo("mode=fast");
         assertThat(mounts.get(3).readOnly()).isTrue();
         assertThat(mounts.get(4)).isEqualTo(new ContainerMount("/etc/app-all", configMap, true, MountPropagation.PRIVATE));
         ContainerMount hosts = mounts.get(5);
@@ -435,6 +442,29 @@ class KubeletVolumeManagerTest {
         }
         assertThat(system.mountPointsUnder(root)).isEmpty();
         assertThat(root.resolve("pods/uid-1")).doesNotExist();
+    }
+
+    @Test
+    void subPathsAreRealBindMountsWhenRunningAsRoot() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "bind mounts need root");
+        SystemMounter system = new SystemMounter();
+        KubeletVolumeManager manager = manager(system);
+        Container container = withMount(new VolumeMountBuilder().withName("scratch").withMountPath("/logs").withSubPath("logs").build());
+        Pod pod = pod(List.of(new VolumeBuilder().withName("scratch").withNewEmptyDir().endEmptyDir().build()), container);
+        try {
+            PodVolumes volumes = manager.mount(pod);
+            Path target = volumes.mountsFor(container, List.of(), List.of()).get(0).hostPath();
+            Files.writeString(volumeDirectory("kubernetes.io~empty-dir", "scratch").resolve("logs/app.log"), "line");
+
+            assertThat(system.mountPointsUnder(root)).containsExactly(target);
+            assertThat(Files.readString(target.resolve("app.log"))).isEqualTo("line");
+            // A restarted container reuses the mount.
+            assertThat(volumes.mountsFor(container, List.of(), List.of()).get(0).hostPath()).isEqualTo(target);
+            assertThat(system.mountPointsUnder(root)).containsExactly(target);
+        } finally {
+            manager.unmount("uid-1");
+        }
+        assertThat(system.mountPointsUnder(root)).isEmpty();
     }
 
     private static Container withMount(io.fabric8.kubernetes.api.model.VolumeMount mount) {

@@ -144,6 +144,11 @@ public final class BootstrapPolicy {
                 rule("create").groups(AUTHORIZATION).resources("subjectaccessreviews"),
                 rule("list", "watch").groups("*").resources("*"),
                 rule("create").groups(CORE).resources("serviceaccounts/token")));
+        // Not in upstream's apiserver bootstrap policy but in its CoreDNS addon manifests (kubeadm), which k4j's
+        // built-in cluster DNS stands in for.
+        roles.add(clusterRole("system:coredns", Map.of(),
+                rule("list", "watch").groups(CORE).resources("endpoints", "services", "pods", "namespaces"),
+                rule("list", "watch").groups(DISCOVERY).resources("endpointslices")));
         roles.add(clusterRole("system:kube-dns", Map.of(),
                 rule("list", "watch").groups(CORE).resources("endpoints", "services"),
                 rule("list", "watch").groups(DISCOVERY).resources("endpointslices")));
@@ -214,6 +219,7 @@ public final class BootstrapPolicy {
         bindings.add(clusterRoleBinding("system:basic-user", "system:basic-user", group("system:authenticated")));
         bindings.add(clusterRoleBinding("system:discovery", "system:discovery", group("system:authenticated")));
         bindings.add(clusterRoleBinding("system:kube-controller-manager", "system:kube-controller-manager", user("system:kube-controller-manager")));
+        bindings.add(clusterRoleBinding("system:coredns", "system:coredns", serviceAccount("kube-system", "coredns")));
         bindings.add(clusterRoleBinding("system:kube-dns", "system:kube-dns", serviceAccount("kube-system", "kube-dns")));
         bindings.add(clusterRoleBinding("system:kube-scheduler", "system:kube-scheduler", user("system:kube-scheduler")));
         bindings.add(clusterRoleBinding("system:monitoring", "system:monitoring", group("system:monitoring")));

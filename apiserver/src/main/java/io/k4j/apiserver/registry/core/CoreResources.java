@@ -24,6 +24,9 @@ import io.k4j.apiserver.registry.core.podtemplate.PodTemplateStrategy;
 import io.k4j.apiserver.registry.core.replicationcontroller.ReplicationControllerStrategy;
 import io.k4j.apiserver.registry.core.resourcequota.ResourceQuotaStrategy;
 import io.k4j.apiserver.registry.core.secret.SecretStrategy;
+import io.k4j.apiserver.registry.core.service.ClusterIpRange;
+import io.k4j.apiserver.registry.core.service.NodePortRange;
+import io.k4j.apiserver.registry.core.service.ServiceAllocator;
 import io.k4j.apiserver.registry.core.service.ServiceStrategy;
 import io.k4j.apiserver.registry.core.serviceaccount.ServiceAccountStrategy;
 import io.k4j.apiserver.registry.generic.Registry;
@@ -43,6 +46,7 @@ public final class CoreResources {
     private final Registry registry;
     private final InstantSource clock;
     private final Duration eventTimeToLive;
+    private final ServiceAllocator serviceAllocator;
 
     public CoreResources(Registry registry, InstantSource clock) {
         this(registry, clock, EventStrategy.DEFAULT_TIME_TO_LIVE);
@@ -52,9 +56,18 @@ public final class CoreResources {
      * @param eventTimeToLive how long an event lives after its last write ({@code --event-ttl})
      */
     public CoreResources(Registry registry, InstantSource clock, Duration eventTimeToLive) {
+        this(registry, clock, eventTimeToLive, new ServiceAllocator(ClusterIpRange.DEFAULT, NodePortRange.DEFAULT));
+    }
+
+    /**
+     * @param serviceAllocator the cluster IPs and node ports services get ({@code --service-cluster-ip-range},
+     *     {@code --service-node-port-range})
+     */
+    public CoreResources(Registry registry, InstantSource clock, Duration eventTimeToLive, ServiceAllocator serviceAllocator) {
         this.registry = requireNonNull(registry, "registry is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.eventTimeToLive = requireNonNull(eventTimeToLive, "eventTimeToLive is null");
+        this.serviceAllocator = requireNonNull(serviceAllocator, "serviceAllocator is null");
     }
 
     /** The catalogue's entry for a core/v1 resource; fails when the catalogue lacks it (a programming error). */
@@ -81,7 +94,7 @@ public final class CoreResources {
                         List.of(new PodBindingHandler(clock), new PodEvictionHandler(registry, clock)),
                         Optional.empty()),
                 ResourceDefinition.withStatus(nodes, nodes.statusStrategy()),
-                ResourceDefinition.withStatus(services, services.statusStrategy()),
+                new ResourceDefinition(services, Map.of("status", services.statusStrategy()), List.of(), Optional.empty(), serviceAllocator),
                 ResourceDefinition.of(new EndpointsStrategy(clock)),
                 ResourceDefinition.of(new ConfigMapStrategy(clock)),
                 ResourceDefinition.of(new SecretStrategy(clock)),

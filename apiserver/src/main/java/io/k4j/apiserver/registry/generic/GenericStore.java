@@ -36,6 +36,8 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The storage of one served resource, as upstream's generic registry store: all create, update, delete,
@@ -49,6 +51,7 @@ import java.util.function.UnaryOperator;
  * <p>Thread-safe.
  */
 public final class GenericStore implements ObjectStore, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GenericStore.class);
     static final String ORPHAN_FINALIZER = "orphan";
     static final String FOREGROUND_FINALIZER = "foregroundDeletion";
     private static final Duration FRESHNESS_WAIT = Duration.ofSeconds(3);
@@ -94,6 +97,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     /** Loads the watch cache; call once before serving. */
     public void start() {
         cache.start();
+        if (definition.writeHooks() != WriteHooks.NONE) {
+            definition.writeHooks().initialize(list(""));
+        }
     }
 
     @Override
@@ -164,7 +170,10 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         return objects;
     }
 
-    /** LIST with upstream's selector, paging and resourceVersion semantics. */
+    /**
+     * LIST with upstream's selector, paging and resourceVersion semantics. Pages are read from the watch cache when it
+     * holds the state asked for (as upstream's cache serves them from its snapshots), else from storage.
+     */
     public ListResult list(String namespace, ListOptions options) {
         validateListOptions(options, false);
         Predicate<CachedObject> filter = filter(namespace, options);
@@ -172,16 +181,32 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         String resourceVersion = options.resourceVersion();
         if (!options.continueToken().isEmpty()) {
             ContinueToken token = ContinueToken.decode(options.continueToken());
-            return listFromStorage(keyPrefix, prefix + token.startKey(), token.revision(), options, filter, true);
+            String startKey = prefix + token.startKey();
+            if (token.revision() < storage.compactedRevision()) {
+                throw continueExpired();
+            }
+            Optional<WatchCache.Page> page = cache.page(token.revision(), keyPrefix, startKey, options.limit() > 0 ? options.limit() : Long.MAX_VALUE, filter);
+            if (page.isPresent()) {
+                return toListResult(page.get(), options);
+            }
+            return listFromStorage(keyPrefix, startKey, token.revision(), options, filter, true);
         }
         boolean exact = ListOptions.EXACT.equals(options.resourceVersionMatch());
         if (options.limit() > 0 && !resourceVersion.equals("0")) {
             long revision = resourceVersion.isEmpty() ? 0 : parseResourceVersion(resourceVersion);
-            if (!exact && revision > 0) {
-                checkNotTooLarge(revision);
-                revision = 0;
+            // A paged list at a resourceVersion with no match given is an exact read, as upstream's legacy behaviour.
+            if (exact || (options.resourceVersionMatch().isEmpty() && revision > 0)) {
+                Optional<WatchCache.Page> page = cache.page(revision, keyPrefix, "", options.limit(), filter);
+                return page.isPresent() ? toListResult(page.get(), options) : listFromStorage(keyPrefix, "", revision, options, filter, false);
             }
-            return listFromStorage(keyPrefix, "", revision, options, filter, false);
+            boolean fresh = revision == 0 ? cache.waitForOwnWrites(FRESHNESS_WAIT) : cache.waitForRevision(revision, FRESHNESS_WAIT);
+            if (!fresh) {
+                if (revision > 0) {
+                    checkNotTooLarge(revision);
+                }
+                return listFromStorage(keyPrefix, "", 0, options, filter, false);
+            }
+            return toListResult(cache.page(0, keyPrefix, "", options.limit(), filter).orElseThrow(), options);
         }
         if (resourceVersion.isEmpty()) {
             if (!cache.waitForOwnWrites(FRESHNESS_WAIT)) {
@@ -200,6 +225,19 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         }
         WatchCache.Snapshot snapshot = cache.list(keyPrefix, filter);
         return new ListResult(snapshot.revision(), snapshot.items(), "", null);
+    }
+
+    private ListResult toListResult(WatchCache.Page page, ListOptions options) {
+        if (page.remainingKeys() == 0) {
+            return new ListResult(page.revision(), page.items(), "", null);
+        }
+        boolean selective = !options.labelSelector().isEverything() || !options.fieldSelector().isEverything();
+        String token = new ContinueToken(page.revision(), page.lastKey().substring(prefix.length()) + "\0").encode();
+        return new ListResult(page.revision(), page.items(), token, selective ? null : page.remainingKeys());
+    }
+
+    private static StatusException continueExpired() {
+        return StatusException.expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.");
     }
 
     private ListResult listFromStorage(String keyPrefix, String startKey, long revision, ListOptions options, Predicate<CachedObject> filter, boolean continuing) {
@@ -238,7 +276,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             }
         } catch (StorageException.Compacted e) {
             if (continuing) {
-                throw StatusException.expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.");
+                throw continueExpired();
             }
             throw StatusException.expired("The resourceVersion for the provided list is too old.");
         } catch (StorageException.FutureRevision e) {
@@ -397,30 +435,54 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         if (!errors.isEmpty()) {
             throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);
         }
-        if (context.admit()) {
-            admission.validate(attributes(Operation.CREATE, "", namespace, name, object, null, context));
-        }
-        List<String> warnings = strategy.warningsOnCreate(object);
-        if (context.dryRun()) {
-            return new WriteResult(object, true, false, warnings);
-        }
-        String key = key(namespace, name);
-        PreparedWrite prepared = prepareWrite(key, object);
-        KeyValue stored;
+        WriteTransaction transaction = definition.writeHooks().beginCreate(object, context.dryRun());
+        Outcome outcome = Outcome.NOT_STORED;
         try {
-            stored = storage.create(key, prepared.bytes(), leaseForWrite());
-        } catch (StorageException.KeyExists e) {
-            prepared.forget();
-            throw StatusException.alreadyExists(type.gvk().group(), type.plural(), name);
-        } catch (StorageException.ValueTooLarge e) {
-            prepared.forget();
-            throw StatusException.requestEntityTooLarge(1_572_864);
-        } catch (RuntimeException e) {
-            prepared.forget();
-            throw e;
+            if (context.admit()) {
+                admission.validate(attributes(Operation.CREATE, "", namespace, name, object, null, context));
+            }
+            List<String> warnings = strategy.warningsOnCreate(object);
+            if (context.dryRun()) {
+                return new WriteResult(object, true, false, warnings);
+            }
+            String key = key(namespace, name);
+            PreparedWrite prepared = prepareWrite(key, object);
+            KeyValue stored;
+            try {
+                stored = storage.create(key, prepared.bytes(), leaseForWrite());
+            } catch (StorageException.KeyExists e) {
+                prepared.forget();
+                throw StatusException.alreadyExists(type.gvk().group(), type.plural(), name);
+            } catch (StorageException.ValueTooLarge e) {
+                prepared.forget();
+                throw StatusException.requestEntityTooLarge(1_572_864);
+            } catch (RuntimeException e) {
+                prepared.forget();
+                outcome = Outcome.UNKNOWN;
+                throw e;
+            }
+            outcome = Outcome.STORED;
+            cache.noteWrite(stored.modRevision());
+            return new WriteResult(stamp(object, stored.modRevision()), true, false, warnings, prepared.served(stored.modRevision()));
+        } finally {
+            finish(transaction, outcome);
         }
-        cache.noteWrite(stored.modRevision());
-        return new WriteResult(stamp(object, stored.modRevision()), true, false, warnings, prepared.served(stored.modRevision()));
+    }
+
+    /** How a write ended, for its {@link WriteTransaction}. */
+    private enum Outcome {
+        STORED,
+        NOT_STORED,
+        /** The storage failed in a way that does not tell whether the write landed. */
+        UNKNOWN
+    }
+
+    private void finish(WriteTransaction transaction, Outcome outcome) {
+        switch (outcome) {
+            case STORED -> transaction.commit();
+            case NOT_STORED -> transaction.revert();
+            case UNKNOWN -> LOG.warn("a {} write failed with an unknown outcome; keeping what it reserved until the next start", type.plural());
+        }
     }
 
     /** Sets the resourceVersion last in the metadata, where the served JSON of a stored object has it. */
@@ -547,44 +609,57 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             if (!errors.isEmpty()) {
                 throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);
             }
-            if (context.admit()) {
-                admission.validate(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
-            }
-            List<String> warnings = rules.warningsOnUpdate(updated, current);
-            if (Json.semanticEquals(updated, current)) {
-                return new WriteResult(updated, false, false, warnings);
-            }
-            if (shouldDeleteDuringUpdate(updated) && !strategy.hasPendingFinalization(updated)) {
-                if (context.dryRun()) {
-                    return new WriteResult(updated, false, true, warnings);
-                }
-                try {
-                    KeyValue deleted = storage.delete(key, stored.modRevision());
-                    cache.noteDelete(key, deleted.modRevision());
-                    return new WriteResult(toServed(deleted), false, true, warnings);
-                } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
-                    continue;
-                }
-            }
-            if (context.dryRun()) {
-                return new WriteResult(updated, false, false, warnings);
-            }
-            PreparedWrite prepared = prepareWrite(key, updated);
+            WriteTransaction transaction = subresource.isEmpty()
+                    ? definition.writeHooks().beginUpdate(updated, current, context.dryRun())
+                    : WriteTransaction.NONE;
+            Outcome outcome = Outcome.NOT_STORED;
             try {
-                // As upstream, an update of an object with a time to live starts its time again.
-                long lease = strategy.timeToLive().isPresent() ? leaseForWrite() : stored.lease();
-                KeyValue written = storage.update(key, prepared.bytes(), stored.modRevision(), lease);
-                cache.noteWrite(written.modRevision());
-                return new WriteResult(stamp(updated, written.modRevision()), false, false, warnings, prepared.served(written.modRevision()));
-            } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
-                // Someone wrote in between: compute the update again from the new state.
-                prepared.forget();
-            } catch (StorageException.ValueTooLarge e) {
-                prepared.forget();
-                throw StatusException.requestEntityTooLarge(1_572_864);
-            } catch (RuntimeException e) {
-                prepared.forget();
-                throw e;
+                if (context.admit()) {
+                    admission.validate(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
+                }
+                List<String> warnings = rules.warningsOnUpdate(updated, current);
+                if (Json.semanticEquals(updated, current)) {
+                    return new WriteResult(updated, false, false, warnings);
+                }
+                if (shouldDeleteDuringUpdate(updated) && !strategy.hasPendingFinalization(updated)) {
+                    if (context.dryRun()) {
+                        return new WriteResult(updated, false, true, warnings);
+                    }
+                    try {
+                        KeyValue deleted = storage.delete(key, stored.modRevision());
+                        cache.noteDelete(key, deleted.modRevision());
+                        ObjectNode deletedObject = toServed(deleted);
+                        // The update's own reservations are reverted; what the object held goes with it.
+                        definition.writeHooks().afterDelete(deletedObject);
+                        return new WriteResult(deletedObject, false, true, warnings);
+                    } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+                        continue;
+                    }
+                }
+                if (context.dryRun()) {
+                    return new WriteResult(updated, false, false, warnings);
+                }
+                PreparedWrite prepared = prepareWrite(key, updated);
+                try {
+                    // As upstream, an update of an object with a time to live starts its time again.
+                    long lease = strategy.timeToLive().isPresent() ? leaseForWrite() : stored.lease();
+                    KeyValue written = storage.update(key, prepared.bytes(), stored.modRevision(), lease);
+                    outcome = Outcome.STORED;
+                    cache.noteWrite(written.modRevision());
+                    return new WriteResult(stamp(updated, written.modRevision()), false, false, warnings, prepared.served(written.modRevision()));
+                } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+                    // Someone wrote in between: compute the update again from the new state.
+                    prepared.forget();
+                } catch (StorageException.ValueTooLarge e) {
+                    prepared.forget();
+                    throw StatusException.requestEntityTooLarge(1_572_864);
+                } catch (RuntimeException e) {
+                    prepared.forget();
+                    outcome = Outcome.UNKNOWN;
+                    throw e;
+                }
+            } finally {
+                finish(transaction, outcome);
             }
         }
         throw StatusException.conflict(type.gvk().group(), type.plural(), name, "too many concurrent updates, please try again");
@@ -710,7 +785,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             try {
                 KeyValue deleted = storage.delete(key, stored.modRevision());
                 cache.noteDelete(key, deleted.modRevision());
-                return new WriteResult(toServed(deleted), false, true, List.of());
+                ObjectNode deletedObject = toServed(deleted);
+                definition.writeHooks().afterDelete(deletedObject);
+                return new WriteResult(deletedObject, false, true, List.of());
             } catch (StorageException.Conflict e) {
                 // Changed in between: decide again on the new state.
             } catch (StorageException.KeyNotFound e) {

@@ -16,17 +16,34 @@ import java.util.Optional;
  * @param subresourceStrategies strategies by subresource name, e.g. {@code "status" -> PodStatusStrategy}
  * @param subresourceHandlers custom subresources
  * @param conversion present when objects are stored in another resource's storage and form
+ * @param writeHooks work done beside the main resource's writes (services: address allocation)
  */
 public record ResourceDefinition(
         ResourceStrategy strategy,
         Map<String, ResourceStrategy> subresourceStrategies,
         List<SubresourceHandler> subresourceHandlers,
-        Optional<VersionConversion> conversion) {
+        Optional<VersionConversion> conversion,
+        WriteHooks writeHooks) {
     public ResourceDefinition {
         requireNonNull(strategy, "strategy is null");
         subresourceStrategies = Map.copyOf(requireNonNull(subresourceStrategies, "subresourceStrategies is null"));
         subresourceHandlers = List.copyOf(requireNonNull(subresourceHandlers, "subresourceHandlers is null"));
         requireNonNull(conversion, "conversion is null");
+        requireNonNull(writeHooks, "writeHooks is null");
+    }
+
+    /** A definition without write hooks. */
+    public ResourceDefinition(
+            ResourceStrategy strategy,
+            Map<String, ResourceStrategy> subresourceStrategies,
+            List<SubresourceHandler> subresourceHandlers,
+            Optional<VersionConversion> conversion) {
+        this(strategy, subresourceStrategies, subresourceHandlers, conversion, WriteHooks.NONE);
+    }
+
+    /** This definition with other custom subresource handlers, keeping everything else. */
+    public ResourceDefinition withSubresourceHandlers(List<SubresourceHandler> handlers) {
+        return new ResourceDefinition(strategy, subresourceStrategies, handlers, conversion, writeHooks);
     }
 
     public static ResourceDefinition of(ResourceStrategy strategy) {

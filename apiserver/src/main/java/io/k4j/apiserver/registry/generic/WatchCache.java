@@ -15,12 +15,14 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.NavigableMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +49,9 @@ import org.slf4j.LoggerFactory;
 public final class WatchCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WatchCache.class);
 
+    /** At most this many earlier states are kept for paged lists; the oldest goes first. */
+    private static final int MAX_PAGED_STATES = 256;
+
     private final String prefix;
     private final KeyValueStore storage;
     private final Function<KeyValue, CachedObject> decoder;
@@ -54,7 +59,13 @@ public final class WatchCache implements AutoCloseable {
     private final int watcherQueueCapacity;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Condition advanced = lock.writeLock().newCondition();
-    private final TreeMap<String, CachedObject> objects = new TreeMap<>();
+    /** Replaced (never changed in place) under the write lock, so a reader may keep a version and walk it unlocked. */
+    private volatile PersistentSortedMap<CachedObject> objects = PersistentSortedMap.empty();
+    /**
+     * Earlier states that paged lists started from, by revision, so that their continued pages are read from the
+     * same state. Kept while the event window still covers their revision (as upstream keeps its cache snapshots).
+     */
+    private final ConcurrentSkipListMap<Long, PersistentSortedMap<CachedObject>> pagedStates = new ConcurrentSkipListMap<>();
     private final ArrayDeque<CacheEvent> history = new ArrayDeque<>();
     private final Set<Watcher> watchers = new LinkedHashSet<>();
     private final AtomicLong lastWriteRevision = new AtomicLong();
@@ -99,13 +110,15 @@ public final class WatchCache implements AutoCloseable {
         List<Watcher> ended;
         lock.writeLock().lock();
         try {
-            objects.clear();
+            PersistentSortedMap<CachedObject> loaded = PersistentSortedMap.empty();
+            for (CachedObject object : decoded) {
+                loaded = loaded.put(object.key(), object);
+            }
+            objects = loaded;
             history.clear();
+            pagedStates.clear();
             pendingDeletes.clear();
             expectedWrites.clear();
-            for (CachedObject object : decoded) {
-                objects.put(object.key(), object);
-            }
             revision = Math.max(revision, all.revision());
             windowStart = revision;
             ready = true;
@@ -243,29 +256,24 @@ public final class WatchCache implements AutoCloseable {
 
     /** The object under {@code key}, or null. */
     public CachedObject get(String key) {
-        lock.readLock().lock();
-        try {
-            return objects.get(key);
-        } finally {
-            lock.readLock().unlock();
-        }
+        return objects.get(key);
     }
 
     /** A consistent snapshot of the objects under {@code keyPrefix} that match {@code filter}, in key order. */
     public Snapshot list(String keyPrefix, Predicate<CachedObject> filter) {
-        lock.readLock().lock();
-        try {
-            NavigableMap<String, CachedObject> range = objects.subMap(keyPrefix, true, keyPrefix + Character.MAX_VALUE, false);
-            List<CachedObject> items = new ArrayList<>(range.size());
-            for (CachedObject object : range.values()) {
-                if (filter.test(object)) {
-                    items.add(object);
-                }
+        State state = current();
+        String end = rangeEnd(keyPrefix);
+        List<CachedObject> items = new ArrayList<>(state.objects().count(keyPrefix, end));
+        for (Iterator<Map.Entry<String, CachedObject>> iterator = state.objects().iteratorFrom(keyPrefix); iterator.hasNext(); ) {
+            Map.Entry<String, CachedObject> entry = iterator.next();
+            if (entry.getKey().compareTo(end) >= 0) {
+                break;
             }
-            return new Snapshot(revision, items);
-        } finally {
-            lock.readLock().unlock();
+            if (filter.test(entry.getValue())) {
+                items.add(entry.getValue());
+            }
         }
+        return new Snapshot(state.revision(), items);
     }
 
     /** The objects of a list and the revision they are the state of. */
@@ -273,6 +281,107 @@ public final class WatchCache implements AutoCloseable {
         public Snapshot {
             items = List.copyOf(items);
         }
+    }
+
+    /**
+     * One page of a paged list, read from the cache's state at {@code atRevision} (0 for its current state), starting
+     * at {@code startKey} (empty for the start of {@code keyPrefix}): at most {@code limit} objects that match
+     * {@code filter}. When more keys follow, the state is kept so that the next page reads the same state.
+     *
+     * @return the page, or empty when the cache does not hold the state at that revision
+     */
+    public Optional<Page> page(long atRevision, String keyPrefix, String startKey, long limit, Predicate<CachedObject> filter) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive: " + limit);
+        }
+        State state = atRevision == 0 ? current() : stateAt(atRevision);
+        if (state == null) {
+            return Optional.empty();
+        }
+        String end = rangeEnd(keyPrefix);
+        String from = startKey.compareTo(keyPrefix) > 0 ? startKey : keyPrefix;
+        List<CachedObject> items = new ArrayList<>((int) Math.min(limit, 1_024));
+        String lastKey = null;
+        Iterator<Map.Entry<String, CachedObject>> iterator = state.objects().iteratorFrom(from);
+        while (items.size() < limit && iterator.hasNext()) {
+            Map.Entry<String, CachedObject> entry = iterator.next();
+            if (entry.getKey().compareTo(end) >= 0) {
+                break;
+            }
+            lastKey = entry.getKey();
+            if (filter.test(entry.getValue())) {
+                items.add(entry.getValue());
+            }
+        }
+        long remaining = lastKey == null ? 0 : state.objects().count(lastKey + "\0", end);
+        if (remaining > 0) {
+            keep(state);
+        }
+        return Optional.of(new Page(state.revision(), items, lastKey, remaining));
+    }
+
+    /**
+     * One page of a paged list.
+     *
+     * @param revision the revision of the state the page was read from
+     * @param items the matching objects in key order
+     * @param lastKey the last key the page looked at (matching or not), null when it looked at none
+     * @param remainingKeys how many keys under the prefix follow {@code lastKey}, whether they match or not
+     */
+    public record Page(long revision, List<CachedObject> items, String lastKey, long remainingKeys) {
+        public Page {
+            items = List.copyOf(items);
+        }
+    }
+
+    /** The cache's objects at one revision. */
+    private record State(long revision, PersistentSortedMap<CachedObject> objects) {}
+
+    private State current() {
+        lock.readLock().lock();
+        try {
+            return new State(revision, objects);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The state at {@code wanted}: the current one when the cache is there, else one kept for paged lists, else null. */
+    private State stateAt(long wanted) {
+        lock.readLock().lock();
+        try {
+            if (ready && wanted == revision) {
+                return new State(revision, objects);
+            }
+            PersistentSortedMap<CachedObject> kept = pagedStates.get(wanted);
+            return kept == null ? null : new State(wanted, kept);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private void keep(State state) {
+        lock.readLock().lock();
+        try {
+            // A state older than the event window is not kept: it would pin objects long since replaced.
+            if (ready && state.revision() >= windowStart) {
+                pagedStates.putIfAbsent(state.revision(), state.objects());
+                while (pagedStates.size() > MAX_PAGED_STATES) {
+                    pagedStates.pollFirstEntry();
+                }
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** How many earlier states are kept for paged lists (for tests and metrics). */
+    int pagedStateCount() {
+        return pagedStates.size();
+    }
+
+    private static String rangeEnd(String keyPrefix) {
+        return keyPrefix + Character.MAX_VALUE;
     }
 
     /**
@@ -311,9 +420,14 @@ public final class WatchCache implements AutoCloseable {
         lock.writeLock().lock();
         try {
             Watcher watcher = new Watcher(filter, revision);
-            for (CachedObject object : objects.subMap(keyPrefix, true, keyPrefix + Character.MAX_VALUE, false).values()) {
-                if (filter.test(object)) {
-                    watcher.queue.add(new WatchItem.Event(WatchItem.EventType.ADDED, object));
+            String end = rangeEnd(keyPrefix);
+            for (Iterator<Map.Entry<String, CachedObject>> iterator = objects.iteratorFrom(keyPrefix); iterator.hasNext(); ) {
+                Map.Entry<String, CachedObject> entry = iterator.next();
+                if (entry.getKey().compareTo(end) >= 0) {
+                    break;
+                }
+                if (filter.test(entry.getValue())) {
+                    watcher.queue.add(new WatchItem.Event(WatchItem.EventType.ADDED, entry.getValue()));
                 }
             }
             if (initialEventsEndBookmark) {
@@ -340,8 +454,10 @@ public final class WatchCache implements AutoCloseable {
         List<Watcher> ended = new ArrayList<>();
         lock.writeLock().lock();
         try {
+            PersistentSortedMap<CachedObject> state = objects;
             for (Decoded change : changes) {
-                CachedObject previous = change.deleted() ? objects.remove(change.key()) : objects.put(change.key(), change.object());
+                CachedObject previous = state.get(change.key());
+                state = change.deleted() ? state.remove(change.key()) : state.put(change.key(), change.object());
                 if (change.deleted()) {
                     pendingDeletes.remove(change.key());
                 }
@@ -353,6 +469,7 @@ public final class WatchCache implements AutoCloseable {
                 history.addLast(event);
                 if (history.size() > historyCapacity) {
                     windowStart = history.removeFirst().revision();
+                    pagedStates.headMap(windowStart).clear();
                 }
                 revision = Math.max(revision, change.revision());
                 for (Watcher watcher : watchers) {
@@ -362,6 +479,7 @@ public final class WatchCache implements AutoCloseable {
                     }
                 }
             }
+            objects = state;
             ended.forEach(watchers::remove);
             advanced.signalAll();
         } finally {

@@ -363,6 +363,48 @@ class GenericStoreTest {
     }
 
     @Test
+    void pagedListAtAResourceVersionWithoutMatchIsAnExactRead() {
+        GenericStore pods = pods();
+        pods.create("default", pod("pod-0", Map.of()), user());
+        long before = pods.list("default", ListOptions.EVERYTHING).revision();
+        pods.create("default", pod("pod-1", Map.of()), user());
+        pods.create("default", pod("pod-2", Map.of()), user());
+
+        ListResult legacy = pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 5, "", Long.toString(before), "", false, null, 0));
+        ListResult notOlder = pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 5, "", Long.toString(before), ListOptions.NOT_OLDER_THAN, false, null, 0));
+
+        assertThat(legacy.revision()).isEqualTo(before);
+        assertThat(legacy.items()).extracting(CachedObject::name).containsExactly("pod-0");
+        assertThat(notOlder.revision()).isGreaterThanOrEqualTo(before);
+        assertThat(notOlder.items()).extracting(CachedObject::name).startsWith("pod-0");
+    }
+
+    @Test
+    void pagesOfALargeListFollowEachOtherWithoutGapsOrDuplicates() {
+        GenericStore pods = pods();
+        for (int i = 0; i < 250; i++) {
+            pods.create(i % 2 == 0 ? "default" : "other", pod(String.format("pod-%03d", i), Map.of()), user());
+        }
+
+        List<String> seen = new ArrayList<>();
+        String token = "";
+        long revision = 0;
+        do {
+            ListResult page = pods.list("", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 40, token, "", "", false, null, 0));
+            pods.create("default", pod("late-" + seen.size(), Map.of()), user());
+            revision = revision == 0 ? page.revision() : revision;
+            assertThat(page.revision()).isEqualTo(revision);
+            page.items().forEach(item -> seen.add(item.namespace() + "/" + item.name()));
+            if (!page.continueToken().isEmpty()) {
+                assertThat(page.remainingItemCount()).isEqualTo(250L - seen.size());
+            }
+            token = page.continueToken();
+        } while (!token.isEmpty());
+
+        assertThat(seen).hasSize(250).doesNotHaveDuplicates().isSorted();
+    }
+
+    @Test
     void watchDeliversEventsAfterRevisionAndRejectsTooOld() throws Exception {
         GenericStore pods = store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), AdmissionChain.NONE);
         ObjectNode first = pods.create("default", pod("a", Map.of("app", "x")), user()).object();

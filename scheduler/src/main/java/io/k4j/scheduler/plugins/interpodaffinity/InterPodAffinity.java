@@ -128,14 +128,7 @@ public final class InterPodAffinity implements PreFilterPlugin, FilterPlugin, Pr
             }
         }
         if (podHasRequired) {
-            for (NodeInfo nodeInfo : nodes) {
-                if (nodeInfo.node() == null) {
-                    continue;
-                }
-                for (PodInfo existing : nodeInfo.pods()) {
-                    countIncomingTerms(preFilterState, pod, existing, nodeInfo, 1);
-                }
-            }
+            countIncomingTerms(preFilterState, pod, nodes);
         }
         state.write(PRE_FILTER_STATE_KEY, preFilterState);
         return Status.SUCCESS;
@@ -145,6 +138,49 @@ public final class InterPodAffinity implements PreFilterPlugin, FilterPlugin, Pr
         for (AffinityTerm term : existing.requiredAntiAffinityTerms()) {
             if (termMatches(term, pod)) {
                 increment(state.existingAntiAffinityCounts, term.topologyKey(), nodeInfo, delta);
+            }
+        }
+    }
+
+    /**
+     * Counts, per topology domain, the existing pods that the pod's required terms match. Every pod of the cluster is
+     * looked at, so the nodes are walked in parallel (as upstream does) and the per-node counts added up afterwards.
+     */
+    private void countIncomingTerms(PreFilterState state, PodInfo pod, List<NodeInfo> nodes) {
+        List<AffinityTerm> affinityTerms = pod.requiredAffinityTerms();
+        List<AffinityTerm> antiAffinityTerms = pod.requiredAntiAffinityTerms();
+        // Per node: the pods matching all affinity terms, then the pods matching each anti-affinity term.
+        int width = 1 + antiAffinityTerms.size();
+        long[] perNode = new long[nodes.size() * width];
+        handle.parallelizer().until(nodes.size(), index -> {
+            NodeInfo nodeInfo = nodes.get(index);
+            if (nodeInfo.node() == null) {
+                return;
+            }
+            for (PodInfo existing : nodeInfo.pods()) {
+                if (matchesAllTerms(affinityTerms, existing)) {
+                    perNode[index * width]++;
+                }
+                for (int term = 0; term < antiAffinityTerms.size(); term++) {
+                    if (termMatches(antiAffinityTerms.get(term), existing)) {
+                        perNode[index * width + 1 + term]++;
+                    }
+                }
+            }
+        });
+        for (int index = 0; index < nodes.size(); index++) {
+            NodeInfo nodeInfo = nodes.get(index);
+            long affinityMatches = perNode[index * width];
+            if (affinityMatches > 0) {
+                for (AffinityTerm term : affinityTerms) {
+                    increment(state.affinityCounts, term.topologyKey(), nodeInfo, affinityMatches);
+                }
+            }
+            for (int term = 0; term < antiAffinityTerms.size(); term++) {
+                long antiAffinityMatches = perNode[index * width + 1 + term];
+                if (antiAffinityMatches > 0) {
+                    increment(state.antiAffinityCounts, antiAffinityTerms.get(term).topologyKey(), nodeInfo, antiAffinityMatches);
+                }
             }
         }
     }

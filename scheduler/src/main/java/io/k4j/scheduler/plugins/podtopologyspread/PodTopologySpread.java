@@ -209,6 +209,44 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
         return true;
     }
 
+    /**
+     * Per node and constraint, in slot {@code nodeIndex * constraints + constraintIndex}: the node's domain for the
+     * constraint's topology key and the pods there matching the constraint, or -1 where the node does not count for it.
+     *
+     * @param domains the node's value of the topology key, null when it has none
+     * @param counts the matching pods, -1 when the node does not count
+     */
+    private record NodeCounts(String[] domains, int[] counts) {}
+
+    /**
+     * Counts the pods matching each constraint on each node. A node does not count for a constraint without a node
+     * object, without the topology label (or, with {@code requireAllKeys}, without any of the constraints' labels), or
+     * when the constraint's node inclusion policies leave it out. Counted over the nodes in parallel, as upstream does:
+     * this walk over every pod of the cluster is most of a spread pod's scheduling cycle, so each node's labels are read
+     * once here and the results kept for the caller.
+     */
+    private NodeCounts countPerNode(PodInfo pod, List<SpreadConstraint> constraints, List<NodeInfo> nodes, boolean requireAllKeys) {
+        int constraintCount = constraints.size();
+        String[] domains = new String[nodes.size() * constraintCount];
+        int[] counts = new int[nodes.size() * constraintCount];
+        handle.parallelizer().until(nodes.size(), index -> {
+            NodeInfo nodeInfo = nodes.get(index);
+            int base = index * constraintCount;
+            boolean hasAllKeys = true;
+            for (int i = 0; i < constraintCount; i++) {
+                domains[base + i] = nodeInfo.label(constraints.get(i).topologyKey());
+                hasAllKeys &= domains[base + i] != null;
+            }
+            boolean eligible = nodeInfo.node() != null && (hasAllKeys || !requireAllKeys);
+            for (int i = 0; i < constraintCount; i++) {
+                SpreadConstraint constraint = constraints.get(i);
+                boolean countsHere = eligible && domains[base + i] != null && nodeCounts(pod, constraint, nodeInfo);
+                counts[base + i] = countsHere ? countMatching(nodeInfo.pods(), constraint, pod.namespace()) : -1;
+            }
+        });
+        return new NodeCounts(domains, counts);
+    }
+
     private static int countMatching(List<PodInfo> pods, SpreadConstraint constraint, String namespace) {
         int count = 0;
         for (PodInfo existing : pods) {
@@ -262,17 +300,10 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
         for (int i = 0; i < constraints.size(); i++) {
             counts.add(new HashMap<>());
         }
-        for (NodeInfo nodeInfo : nodes) {
-            if (nodeInfo.node() == null || !hasAllKeys(constraints, nodeInfo)) {
-                continue;
-            }
-            for (int i = 0; i < constraints.size(); i++) {
-                SpreadConstraint constraint = constraints.get(i);
-                if (!nodeCounts(pod, constraint, nodeInfo)) {
-                    continue;
-                }
-                int count = countMatching(nodeInfo.pods(), constraint, pod.namespace());
-                counts.get(i).merge(nodeInfo.label(constraint.topologyKey()), count, Integer::sum);
+        NodeCounts perNode = countPerNode(pod, constraints, nodes, true);
+        for (int slot = 0; slot < perNode.counts().length; slot++) {
+            if (perNode.counts()[slot] >= 0) {
+                counts.get(slot % constraints.size()).merge(perNode.domains()[slot], perNode.counts()[slot], Integer::sum);
             }
         }
         state.write(PRE_FILTER_STATE_KEY, new PreFilterState(List.copyOf(constraints), counts));
@@ -373,20 +404,13 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
             weights[i] = Math.log(size + 2);
         }
         // Counts come from all nodes, not only the feasible ones: a domain's load includes nodes the pod cannot use.
-        for (NodeInfo nodeInfo : handle.snapshot().list()) {
-            if (nodeInfo.node() == null || (requireAllTopologies && !hasAllKeys(constraints, nodeInfo))) {
-                continue;
-            }
-            for (int i = 0; i < constraints.size(); i++) {
-                SpreadConstraint constraint = constraints.get(i);
-                String value = nodeInfo.label(constraint.topologyKey());
-                if (value == null || !domainsPerConstraint.get(i).contains(value) || !nodeCounts(pod, constraint, nodeInfo)) {
-                    continue;
-                }
-                int count = countMatching(nodeInfo.pods(), constraint, pod.namespace());
-                if (count > 0) {
-                    counts.get(i).merge(value, count, Integer::sum);
-                }
+        List<NodeInfo> allNodes = handle.snapshot().list();
+        NodeCounts perNode = countPerNode(pod, constraints, allNodes, requireAllTopologies);
+        for (int slot = 0; slot < perNode.counts().length; slot++) {
+            int count = perNode.counts()[slot];
+            String value = perNode.domains()[slot];
+            if (count > 0 && domainsPerConstraint.get(slot % constraints.size()).contains(value)) {
+                counts.get(slot % constraints.size()).merge(value, count, Integer::sum);
             }
         }
         state.write(PRE_SCORE_STATE_KEY, new PreScoreState(List.copyOf(constraints), ignoredNodes, counts, weights));

@@ -35,6 +35,8 @@ public final class ServiceStrategy implements ResourceStrategy {
     private static final ResourceType TYPE = CoreResources.type("services");
     static final List<String> TYPES = List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
     static final List<String> SESSION_AFFINITIES = List.of("ClientIP", "None");
+    /** Upstream's {@code MaxClientIPServiceAffinitySeconds}: a day. */
+    static final long MAX_CLIENT_IP_AFFINITY_SECONDS = 86400;
     static final List<String> IP_FAMILY_POLICIES = List.of("PreferDualStack", "RequireDualStack", "SingleStack");
     static final List<TableColumn> COLUMNS = List.of(
             TableColumn.nameColumn(),
@@ -75,6 +77,9 @@ public final class ServiceStrategy implements ResourceStrategy {
     public void applyDefaults(ObjectNode service) {
         ObjectNode spec = Trees.object(service, "spec");
         Trees.defaultText(spec, "sessionAffinity", "None");
+        if (Trees.text(spec, "sessionAffinity").equals("None")) {
+            spec.remove("sessionAffinityConfig");
+        }
         if (Trees.text(spec, "sessionAffinity").equals("ClientIP") && !Trees.has(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds")) {
             Trees.object(spec, "sessionAffinityConfig", "clientIP").put("timeoutSeconds", 10800);
         }
@@ -116,6 +121,81 @@ public final class ServiceStrategy implements ResourceStrategy {
     @Override
     public void prepareForUpdate(ObjectNode newService, ObjectNode oldService) {
         Updates.copyField(oldService, newService, "status");
+        ObjectNode spec = Trees.object(newService, "spec");
+        JsonNode oldSpec = Trees.at(oldService, "spec");
+        patchAllocatedValues(spec, oldSpec);
+        dropTypeDependentFields(spec, oldSpec);
+    }
+
+    /**
+     * As upstream, an update that leaves out what the server allocated (a PUT of a service written without its
+     * cluster IP or node ports) keeps the allocated values instead of asking for new ones.
+     */
+    private static void patchAllocatedValues(ObjectNode spec, JsonNode oldSpec) {
+        if (ServiceAllocator.needsClusterIp(oldSpec) && ServiceAllocator.needsClusterIp(spec)) {
+            if (Trees.text(spec, "clusterIP").isEmpty() && !Trees.text(oldSpec, "clusterIP").isEmpty()) {
+                spec.put("clusterIP", Trees.text(oldSpec, "clusterIP"));
+            }
+            if (Trees.size(spec, "clusterIPs") == 0 && Trees.size(oldSpec, "clusterIPs") > 0) {
+                spec.set("clusterIPs", oldSpec.get("clusterIPs").deepCopy());
+            }
+        }
+        if (ServiceAllocator.needsNodePorts(oldSpec) && ServiceAllocator.needsNodePorts(spec)) {
+            Set<Long> usedByBoth = new HashSet<>();
+            Set<Long> newNodePorts = new HashSet<>();
+            Trees.elements(spec, "ports").forEach(port -> newNodePorts.add(Trees.integer(port, "nodePort")));
+            Map<String, Long> oldNodePortByName = new java.util.HashMap<>();
+            for (JsonNode port : Trees.elements(oldSpec, "ports")) {
+                long nodePort = Trees.integer(port, "nodePort");
+                oldNodePortByName.put(Trees.text(port, "name"), nodePort);
+                if (newNodePorts.contains(nodePort)) {
+                    usedByBoth.add(nodePort);
+                }
+            }
+            for (ObjectNode port : Trees.objects(spec, "ports")) {
+                Long oldNodePort = oldNodePortByName.get(Trees.text(port, "name"));
+                if (Trees.integer(port, "nodePort") == 0 && oldNodePort != null && oldNodePort != 0 && !usedByBoth.contains(oldNodePort)) {
+                    port.put("nodePort", oldNodePort);
+                }
+            }
+        }
+    }
+
+    /**
+     * As upstream, fields only the old type uses are dropped when the type changes and the update did not touch
+     * them: a NodePort service patched to ClusterIP loses its node ports, one patched to ExternalName its cluster IP.
+     */
+    private static void dropTypeDependentFields(ObjectNode spec, JsonNode oldSpec) {
+        if (ServiceAllocator.needsClusterIp(oldSpec) && !ServiceAllocator.needsClusterIp(spec)) {
+            if (Trees.sameValue(Trees.at(spec, "clusterIPs"), Trees.at(oldSpec, "clusterIPs")) && Trees.text(spec, "clusterIP").equals(Trees.text(oldSpec, "clusterIP"))) {
+                spec.remove("clusterIP");
+                spec.remove("clusterIPs");
+            }
+            if (Trees.sameValue(Trees.at(spec, "ipFamilies"), Trees.at(oldSpec, "ipFamilies"))) {
+                spec.remove("ipFamilies");
+            }
+            if (Trees.text(spec, "ipFamilyPolicy").equals(Trees.text(oldSpec, "ipFamilyPolicy"))) {
+                spec.remove("ipFamilyPolicy");
+            }
+        }
+        if (ServiceAllocator.needsNodePorts(oldSpec) && !ServiceAllocator.needsNodePorts(spec)) {
+            List<JsonNode> ports = Trees.elements(spec, "ports");
+            List<JsonNode> oldPorts = Trees.elements(oldSpec, "ports");
+            boolean sameNodePorts = ports.size() == oldPorts.size();
+            for (int index = 0; sameNodePorts && index < ports.size(); index++) {
+                sameNodePorts = Trees.integer(ports.get(index), "nodePort") == Trees.integer(oldPorts.get(index), "nodePort");
+            }
+            if (sameNodePorts) {
+                Trees.objects(spec, "ports").forEach(port -> port.remove("nodePort"));
+            }
+            if (Trees.text(spec, "externalTrafficPolicy").equals(Trees.text(oldSpec, "externalTrafficPolicy"))) {
+                spec.remove("externalTrafficPolicy");
+            }
+        }
+        if (Trees.text(oldSpec, "type").equals("LoadBalancer") && !Trees.text(spec, "type").equals("LoadBalancer")
+                && Trees.sameValue(Trees.at(spec, "allocateLoadBalancerNodePorts"), Trees.at(oldSpec, "allocateLoadBalancerNodePorts"))) {
+            spec.remove("allocateLoadBalancerNodePorts");
+        }
     }
 
     /** Service names are RFC 1035 labels (upstream's {@code ValidateServiceName}); the store checks them with it. */
@@ -138,6 +218,15 @@ public final class ServiceStrategy implements ResourceStrategy {
         }
         validatePorts(ports, type, errors);
         PodSpecValidation.validateOneOf(Trees.text(spec, "sessionAffinity"), SESSION_AFFINITIES, "spec.sessionAffinity", errors);
+        if (Trees.text(spec, "sessionAffinity").equals("ClientIP")) {
+            JsonNode timeout = Trees.at(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds");
+            if (timeout.isMissingNode() || timeout.isNull()) {
+                errors.add(FieldError.required("spec.sessionAffinityConfig.clientIP.timeoutSeconds", "when session affinity type is ClientIP"));
+            } else if (timeout.asLong() <= 0 || timeout.asLong() > MAX_CLIENT_IP_AFFINITY_SECONDS) {
+                errors.add(FieldError.invalid("spec.sessionAffinityConfig.clientIP.timeoutSeconds", timeout.asLong(),
+                        "must be greater than 0 and less than " + MAX_CLIENT_IP_AFFINITY_SECONDS));
+            }
+        }
         if (type.equals("ExternalName")) {
             String externalName = Trees.text(spec, "externalName");
             if (externalName.isEmpty()) {
@@ -228,7 +317,9 @@ public final class ServiceStrategy implements ResourceStrategy {
         String newIp = Trees.text(newService, "spec", "clusterIP");
         // Moving to or from ExternalName releases or allocates the IP; otherwise it is fixed once set.
         if (!oldType.equals("ExternalName") && !newType.equals("ExternalName") && !oldIp.isEmpty() && !oldIp.equals(newIp)) {
-            errors.add(FieldError.invalid("spec.clusterIPs[0]", Trees.at(newService, "spec", "clusterIPs"), "may not change once set"));
+            List<String> clusterIps = new ArrayList<>();
+            Trees.elements(newService, "spec", "clusterIPs").forEach(ip -> clusterIps.add(ip.asText()));
+            errors.add(FieldError.invalid("spec.clusterIPs[0]", clusterIps, "may not change once set"));
         }
         return errors;
     }

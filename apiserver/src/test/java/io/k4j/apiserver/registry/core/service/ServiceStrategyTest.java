@@ -91,7 +91,7 @@ class ServiceStrategyTest {
         ObjectNode changed = old.deepCopy();
         ((ObjectNode) changed.get("spec")).put("clusterIP", "10.96.0.11").putArray("clusterIPs").add("10.96.0.11");
         assertThat(messages(strategy.validateUpdate(changed, old))).containsExactly(
-                "spec.clusterIPs[0]: Invalid value: [\"10.96.0.11\"]: may not change once set");
+                "spec.clusterIPs[0]: Invalid value: []string{\"10.96.0.11\"}: may not change once set");
 
         ObjectNode withStatus = old.deepCopy();
         withStatus.putObject("status").putObject("loadBalancer").putArray("ingress").addObject().put("ip", "1.2.3.4");
@@ -116,5 +116,19 @@ class ServiceStrategyTest {
         assertThat(strategy.tableRow(pending).subList(0, 5)).containsExactly("lb", "LoadBalancer", "10.96.0.11", "<pending>", "80:31000/TCP");
         ObjectNode external = object("{'metadata':{'name':'ext'},'spec':{'type':'ExternalName','externalName':'example.com'}}");
         assertThat(strategy.tableRow(external)).containsExactly("ext", "ExternalName", "<none>", "example.com", "<none>", "<unknown>", "<none>");
+    }
+
+    @Test
+    void clientIpAffinityTimeoutsAreBoundedAndNoneDropsTheConfig() {
+        ObjectNode tooLong = object("{'metadata':{'name':'web'},'spec':{'sessionAffinity':'ClientIP','sessionAffinityConfig':{'clientIP':{'timeoutSeconds':86401}},"
+                + "'ports':[{'port':80}]}}");
+        strategy.applyDefaults(tooLong);
+        assertThat(messages(strategy.validate(tooLong))).containsExactly(
+                "spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 86401: must be greater than 0 and less than 86400");
+
+        ObjectNode none = object("{'metadata':{'name':'web'},'spec':{'sessionAffinity':'None','sessionAffinityConfig':{'clientIP':{'timeoutSeconds':60}},"
+                + "'ports':[{'port':80}]}}");
+        strategy.applyDefaults(none);
+        assertThat(none.at("/spec/sessionAffinityConfig").isMissingNode()).isTrue();
     }
 }

@@ -1,0 +1,129 @@
+package io.k4j.apiserver.registry.generic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.k4j.storage.KeyValue;
+import io.k4j.storage.Lease;
+import io.k4j.storage.sqlite.SqliteKeyValueStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WatchCacheTest {
+    private static final String PREFIX = "/registry/things/";
+    private SqliteKeyValueStore storage;
+    private WatchCache cache;
+
+    @BeforeEach
+    void start(@TempDir Path directory) {
+        storage = SqliteKeyValueStore.open(directory.resolve("state.db"));
+    }
+
+    @AfterEach
+    void stop() {
+        if (cache != null) {
+            cache.close();
+        }
+        storage.close();
+    }
+
+    private WatchCache startCache(int historyCapacity) {
+        cache = new WatchCache(PREFIX, storage, WatchCacheTest::decode, historyCapacity, 1_000);
+        cache.start();
+        return cache;
+    }
+
+    private static CachedObject decode(KeyValue keyValue) {
+        String relative = keyValue.key().substring(PREFIX.length());
+        String namespace = relative.substring(0, relative.indexOf('/'));
+        String name = relative.substring(relative.indexOf('/') + 1);
+        String value = new String(keyValue.value(), StandardCharsets.UTF_8);
+        return new CachedObject(keyValue.key(), namespace, name, keyValue.modRevision(), keyValue.value(), Map.of("value", value), Map.of());
+    }
+
+    private long put(String namespace, String name, String value) {
+        String key = PREFIX + namespace + "/" + name;
+        KeyValue current = storage.get(key);
+        KeyValue written = current == null
+                ? storage.create(key, value.getBytes(StandardCharsets.UTF_8), Lease.NONE)
+                : storage.update(key, value.getBytes(StandardCharsets.UTF_8), current.modRevision(), Lease.NONE);
+        awaitRevision(written.modRevision());
+        return written.modRevision();
+    }
+
+    private void awaitRevision(long revision) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> cache.revision() >= revision);
+    }
+
+    @Test
+    void continuedPagesReadTheStateTheFirstPageWasReadFrom() {
+        startCache(100);
+        for (int i = 0; i < 7; i++) {
+            put("a", "thing-" + i, "v1");
+        }
+        put("b", "thing-0", "v1");
+
+        WatchCache.Page first = cache.page(0, PREFIX + "a/", "", 3, object -> true).orElseThrow();
+        put("a", "thing-3", "v2");
+        storage.delete(PREFIX + "a/thing-4", 0);
+        put("a", "thing-8", "v1");
+        WatchCache.Page second = cache.page(first.revision(), PREFIX + "a/", first.lastKey() + "\0", 3, object -> true).orElseThrow();
+        WatchCache.Page third = cache.page(second.revision(), PREFIX + "a/", second.lastKey() + "\0", 3, object -> true).orElseThrow();
+
+        assertThat(first.items()).extracting(CachedObject::name).containsExactly("thing-0", "thing-1", "thing-2");
+        assertThat(first.remainingKeys()).isEqualTo(4);
+        assertThat(second.revision()).isEqualTo(first.revision());
+        assertThat(second.items()).extracting(CachedObject::name).containsExactly("thing-3", "thing-4", "thing-5");
+        assertThat(second.items().get(0).labels()).containsEntry("value", "v1");
+        assertThat(second.remainingKeys()).isEqualTo(1);
+        assertThat(third.items()).extracting(CachedObject::name).containsExactly("thing-6");
+        assertThat(third.remainingKeys()).isZero();
+        WatchCache.Page now = cache.page(0, PREFIX + "a/", "", 100, object -> true).orElseThrow();
+        assertThat(now.items()).extracting(CachedObject::name).containsExactly("thing-0", "thing-1", "thing-2", "thing-3", "thing-5", "thing-6", "thing-8");
+    }
+
+    @Test
+    void aFilteredPageCountsEveryKeyItLookedAt() {
+        startCache(100);
+        for (int i = 0; i < 6; i++) {
+            put("a", "thing-" + i, i % 3 == 0 ? "match" : "other");
+        }
+
+        WatchCache.Page first = cache.page(0, PREFIX, "", 1, object -> object.labels().get("value").equals("match")).orElseThrow();
+        WatchCache.Page second = cache.page(first.revision(), PREFIX, first.lastKey() + "\0", 5, object -> object.labels().get("value").equals("match")).orElseThrow();
+
+        assertThat(first.items()).extracting(CachedObject::name).containsExactly("thing-0");
+        assertThat(first.lastKey()).isEqualTo(PREFIX + "a/thing-0");
+        assertThat(second.items()).extracting(CachedObject::name).containsExactly("thing-3");
+        assertThat(second.lastKey()).isEqualTo(PREFIX + "a/thing-5");
+        assertThat(second.remainingKeys()).isZero();
+    }
+
+    @Test
+    void aStateIsKeptOnlyWhileTheEventWindowCoversIt() {
+        startCache(5);
+        for (int i = 0; i < 4; i++) {
+            put("a", "thing-" + i, "v1");
+        }
+        WatchCache.Page first = cache.page(0, PREFIX, "", 2, object -> true).orElseThrow();
+        assertThat(cache.pagedStateCount()).isEqualTo(1);
+        WatchCache.Page last = cache.page(0, PREFIX, "", 10, object -> true).orElseThrow();
+        assertThat(last.remainingKeys()).as("a list read in one page keeps no state").isZero();
+
+        put("a", "thing-1", "v2");
+        assertThat(cache.page(first.revision(), PREFIX, first.lastKey() + "\0", 2, object -> true)).isPresent();
+        for (int i = 0; i < 5; i++) {
+            put("a", "thing-1", "v" + (3 + i));
+        }
+
+        assertThat(cache.pagedStateCount()).isZero();
+        assertThat(cache.page(first.revision(), PREFIX, first.lastKey() + "\0", 2, object -> true)).isEmpty();
+        assertThat(cache.page(cache.revision(), PREFIX, "", 2, object -> true)).as("the current state is always there").isPresent();
+    }
+}
