@@ -81,7 +81,7 @@ class KubeProxyIT {
             kubectl.run("delete", "endpointslice", "proxy-it-abcde").assertSuccess();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 assertThat(iptablesSave("filter")).contains("\"default/proxy-it:http has no endpoints\"");
-                assertThat(iptablesSave("nat")).doesNotContain("KUBE-SEP-", SERVICE_CHAIN_PREFIX);
+                assertThat(iptablesSave("nat")).doesNotContain("default/proxy-it:http", "10.42.0.7", "10.42.0.8");
             });
 
             kubectl.run("delete", "service", "proxy-it").assertSuccess();

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -128,7 +129,7 @@ public final class Proxier implements AutoCloseable {
 
     private void clearStaleUdpConntrack(Map<ServicePortName, ServicePortInfo> currentServices,
             Map<ServicePortName, List<EndpointInfo>> currentEndpoints) {
-        Map<ServicePortName, List<EndpointInfo>> usableNow = new java.util.HashMap<>();
+        Map<ServicePortName, List<EndpointInfo>> usableNow = new HashMap<>();
         currentEndpoints.forEach((name, endpoints) -> usableNow.put(name, RuleGenerator.usableEndpoints(endpoints)));
         if (conntrackInstalled) {
             for (Map.Entry<ServicePortName, ServicePortInfo> entry : appliedServices.entrySet()) {

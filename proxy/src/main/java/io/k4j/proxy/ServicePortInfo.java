@@ -3,6 +3,7 @@ package io.k4j.proxy;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What the proxy needs of one port of a Service: its virtual addresses and how traffic to them is balanced. Immutable.
@@ -29,7 +30,7 @@ public record ServicePortInfo(ServicePortName name, String protocol, String clus
 
     /** The protocol as iptables spells it ({@code tcp}, {@code udp}, {@code sctp}). */
     public String iptablesProtocol() {
-        return protocol.toLowerCase(java.util.Locale.ROOT);
+        return protocol.toLowerCase(Locale.ROOT);
     }
 
     public boolean hasSessionAffinity() {
