@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * program in launcher/target), listening on a free loopback port with its own data directory. Its maximum heap is
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
- * node (containerd, kubelet), which needs root. Not thread-safe: one test class drives one server.
+ * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
+ * it a network namespace of its own. Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
     private final Path dataDirectory;
@@ -127,6 +128,10 @@ public final class K4jServer implements AutoCloseable {
         // Servers of parallel tests must not fight over the cluster DNS's default port: a free one unless a test picks one.
         if (extraArguments.stream().noneMatch(argument -> argument.startsWith("--cluster-dns-bind"))) {
             command.addAll(List.of("--cluster-dns-bind", "127.0.0.1:0"));
+        }
+        // Tests never program the host's iptables: kube-proxy runs only inside a network namespace a test made itself.
+        if (extraArguments.stream().noneMatch(argument -> argument.startsWith("--kube-proxy-network-namespace"))) {
+            command.add("--disable-kube-proxy");
         }
         command.addAll(extraArguments);
         long launched = System.nanoTime();

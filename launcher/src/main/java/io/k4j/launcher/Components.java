@@ -22,6 +22,7 @@ final class Components {
         if (!config.disableAgent()) {
             components.add(KubeletComponent.create(config, clients, hostName));
         }
+        KubeProxyComponent.create(config, clients).ifPresent(components::add);
         return List.copyOf(components);
     }
 }

@@ -86,6 +86,14 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--node-name", description = "The real node's name (default: the host name).")
     String nodeName;
 
+    @Option(names = "--disable-kube-proxy",
+            description = "Do not run kube-proxy (it runs by default when the server runs as root; it needs iptables).")
+    boolean disableKubeProxy;
+
+    @Option(names = "--kube-proxy-network-namespace", hidden = true,
+            description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
+    String kubeProxyNetworkNamespace;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -132,6 +140,8 @@ final class ServerCommand implements Callable<Integer> {
                 ClusterDnsComponent.parseBindAddress(clusterDnsBind),
                 disableAgent,
                 Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()),
-                Optional.ofNullable(nodeName).filter(name -> !name.isBlank()));
+                Optional.ofNullable(nodeName).filter(name -> !name.isBlank()),
+                disableKubeProxy,
+                Optional.ofNullable(kubeProxyNetworkNamespace));
     }
 }

@@ -39,6 +39,9 @@ import java.util.Optional;
  * @param disableAgent whether this server runs without a real node (k3s's {@code --disable-agent})
  * @param containerRuntimeEndpoint a CRI endpoint ({@code unix:///…}) to use instead of k4j's own containerd
  * @param nodeName the real node's name (default: the host name)
+ * @param disableKubeProxy do not run kube-proxy even as root (k3s's {@code --disable-kube-proxy})
+ * @param kubeProxyNetworkNamespace a named network namespace ({@code ip netns}) kube-proxy programs instead of the
+ *     host's, for tests that must not touch the host's tables
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -63,7 +66,9 @@ public record ServerConfig(
         InetSocketAddress clusterDnsBind,
         boolean disableAgent,
         Optional<String> containerRuntimeEndpoint,
-        Optional<String> nodeName) {
+        Optional<String> nodeName,
+        boolean disableKubeProxy,
+        Optional<String> kubeProxyNetworkNamespace) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -85,6 +90,7 @@ public record ServerConfig(
         }
         requireNonNull(simulatedNodeConfig, "simulatedNodeConfig is null");
         requireNonNull(eventTtl, "eventTtl is null");
+        requireNonNull(kubeProxyNetworkNamespace, "kubeProxyNetworkNamespace is null");
         if (eventTtl.isNegative() || eventTtl.isZero()) {
             throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
         }

@@ -1,0 +1,70 @@
+package io.k4j.launcher;
+
+import static java.util.Objects.requireNonNull;
+
+import io.k4j.proxy.IptablesExecutor;
+import io.k4j.proxy.KubeProxy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kube-proxy inside {@code k4j server}: programs this host's iptables for Services, as {@code system:kube-proxy}. Runs
+ * only as root (iptables needs it) and unless {@code --disable-kube-proxy}; as root without iptables the server does
+ * not start, naming the package to install. Thread-safe.
+ */
+final class KubeProxyComponent implements Component {
+    private static final Logger LOG = LoggerFactory.getLogger("kube-proxy");
+    private static final Duration CACHE_SYNC_TIMEOUT = Duration.ofSeconds(60);
+
+    private final ComponentClients clients;
+    private final KubeProxy.Config config;
+    private KubeProxy proxy;
+
+    private KubeProxyComponent(ComponentClients clients, KubeProxy.Config config) {
+        this.clients = requireNonNull(clients, "clients is null");
+        this.config = requireNonNull(config, "config is null");
+    }
+
+    /** The component, or empty when it is disabled or the server is not root. */
+    static Optional<Component> create(ServerConfig config, ComponentClients clients) {
+        if (config.disableKubeProxy()) {
+            return Optional.empty();
+        }
+        if (!"root".equals(System.getProperty("user.name"))) {
+            LOG.info("not running kube-proxy: it needs root to write iptables rules");
+            return Optional.empty();
+        }
+        try {
+            IptablesExecutor.requireIptables();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + ", or start the server with --disable-kube-proxy", e);
+        }
+        KubeProxy.Config defaults = KubeProxy.Config.defaults(Optional.of(config.clusterCidr()));
+        List<String> commandPrefix = config.kubeProxyNetworkNamespace()
+                .map(namespace -> List.of("ip", "netns", "exec", namespace))
+                .orElse(List.of());
+        return Optional.of(new KubeProxyComponent(clients,
+                new KubeProxy.Config(defaults.clusterCidr(), defaults.minSyncPeriod(), defaults.syncPeriod(), commandPrefix)));
+    }
+
+    @Override
+    public String name() {
+        return "kube-proxy";
+    }
+
+    @Override
+    public void start() {
+        proxy = new KubeProxy(clients.kubeProxy(), config);
+        proxy.start(CACHE_SYNC_TIMEOUT);
+    }
+
+    @Override
+    public void close() {
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+}

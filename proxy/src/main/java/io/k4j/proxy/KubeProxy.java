@@ -1,0 +1,106 @@
+package io.k4j.proxy;
+
+import static java.util.Objects.requireNonNull;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.k4j.controllerkit.informers.InformerFactory;
+import io.k4j.controllerkit.informers.Lister;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kube-proxy in iptables mode: watches Services and EndpointSlices (as {@code system:kube-proxy}) and keeps the node's
+ * KUBE-* chains in line with them. Rules are first written once the caches have synced, so a restart never wipes
+ * working rules with an empty view. Thread-safe.
+ */
+public final class KubeProxy implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("kube-proxy");
+
+    /**
+     * @param clusterCidr the pod CIDR (upstream's {@code --cluster-cidr}); traffic to ClusterIPs from outside it is
+     *                    masqueraded
+     * @param minSyncPeriod the shortest time between two syncs (upstream's default 1 s)
+     * @param syncPeriod the longest time between two syncs (upstream's default 30 s)
+     * @param commandPrefix what to run the iptables tools behind, empty for the host
+     */
+    public record Config(Optional<String> clusterCidr, Duration minSyncPeriod, Duration syncPeriod, List<String> commandPrefix) {
+        public Config {
+            requireNonNull(clusterCidr, "clusterCidr is null");
+            requireNonNull(minSyncPeriod, "minSyncPeriod is null");
+            requireNonNull(syncPeriod, "syncPeriod is null");
+            commandPrefix = List.copyOf(commandPrefix);
+        }
+
+        /** Upstream's defaults on the host's tables. */
+        public static Config defaults(Optional<String> clusterCidr) {
+            return new Config(clusterCidr, Duration.ofSeconds(1), Duration.ofSeconds(30), List.of());
+        }
+    }
+
+    private final InformerFactory informers;
+    private final Proxier proxier;
+
+    /** Checks that iptables is installed (a clear error otherwise); starts nothing yet. */
+    public KubeProxy(KubernetesClient client, Config config) {
+        requireNonNull(client, "client is null");
+        requireNonNull(config, "config is null");
+        IptablesExecutor.requireIptables();
+        this.informers = new InformerFactory(client);
+        Lister<Service> services = informers.lister(Service.class);
+        Lister<EndpointSlice> slices = informers.lister(EndpointSlice.class);
+        this.proxier = new Proxier(new RuleGenerator(config.clusterCidr()), new IptablesExecutor(config.commandPrefix()),
+                services::list, slices::list, config.minSyncPeriod(), config.syncPeriod());
+    }
+
+    /**
+     * Starts watching and returns; the sync loop starts once both caches have listed (or after
+     * {@code cacheSyncTimeout}), so a restart never replaces working rules with those of an empty view.
+     */
+    public void start(Duration cacheSyncTimeout) {
+        informers.informer(Service.class).addEventHandler(new SyncOnChange<>());
+        informers.informer(EndpointSlice.class).addEventHandler(new SyncOnChange<>());
+        informers.start();
+        Thread.ofPlatform().daemon().name("kube-proxy-start").start(() -> {
+            try {
+                if (!informers.waitForCacheSync(cacheSyncTimeout)) {
+                    LOG.warn("service and endpoint slice caches did not sync within {}; syncing rules anyway", cacheSyncTimeout);
+                }
+                proxier.start();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        proxier.close();
+        informers.close();
+    }
+
+    private final class SyncOnChange<T extends HasMetadata> implements ResourceEventHandler<T> {
+        @Override
+        public void onAdd(T object) {
+            if (informers.hasSynced()) {
+                proxier.requestSync();
+            }
+        }
+
+        @Override
+        public void onUpdate(T oldObject, T newObject) {
+            proxier.requestSync();
+        }
+
+        @Override
+        public void onDelete(T object, boolean deletedFinalStateUnknown) {
+            proxier.requestSync();
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package io.k4j.proxy;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Turns services and their endpoints into the rules of upstream's iptables proxier, as a pure function: the same
+ * input always gives the same text, so a sync can compare it with what was applied. Layout (nat table):
+ * PREROUTING/OUTPUT ▶ KUBE-SERVICES ▶ (ClusterIP match) KUBE-SVC-&lt;hash&gt; ▶ (random probability or ClientIP
+ * affinity) KUBE-SEP-&lt;hash&gt; ▶ DNAT; NodePorts and external IPs go through KUBE-EXT-&lt;hash&gt;, which marks for
+ * masquerade and jumps to the service chain; KUBE-POSTROUTING masquerades what KUBE-MARK-MASQ marked. The filter
+ * table rejects traffic to services without endpoints so clients fail fast instead of timing out. Thread-safe.
+ */
+public final class RuleGenerator {
+    public static final String KUBE_SERVICES = "KUBE-SERVICES";
+    public static final String KUBE_EXTERNAL_SERVICES = "KUBE-EXTERNAL-SERVICES";
+    public static final String KUBE_NODEPORTS = "KUBE-NODEPORTS";
+    public static final String KUBE_POSTROUTING = "KUBE-POSTROUTING";
+    public static final String KUBE_MARK_MASQ = "KUBE-MARK-MASQ";
+    public static final String KUBE_FORWARD = "KUBE-FORWARD";
+    /** Upstream's default {@code --iptables-masquerade-bit} 14. */
+    public static final String MASQUERADE_MARK = "0x4000";
+
+    private final Optional<String> clusterCidr;
+
+    /**
+     * @param clusterCidr the pod CIDR; traffic to a ClusterIP from outside it is masqueraded so replies come back
+     *                    through this node (empty: never, as upstream without {@code --cluster-cidr})
+     */
+    public RuleGenerator(Optional<String> clusterCidr) {
+        this.clusterCidr = requireNonNull(clusterCidr, "clusterCidr is null");
+    }
+
+    /** The rules for {@code services}, each with the endpoints of its port (missing or empty: no endpoints). */
+    public IptablesRules generate(Map<ServicePortName, ServicePortInfo> services,
+            Map<ServicePortName, List<EndpointInfo>> endpoints) {
+        Chains nat = new Chains();
+        Chains filter = new Chains();
+        filter.declare(KUBE_SERVICES);
+        filter.declare(KUBE_EXTERNAL_SERVICES);
+        filter.declare(KUBE_FORWARD);
+        nat.declare(KUBE_SERVICES);
+        nat.declare(KUBE_NODEPORTS);
+        nat.declare(KUBE_POSTROUTING);
+        nat.declare(KUBE_MARK_MASQ);
+
+        // The service and endpoint chains are declared after the fixed ones, in name order, so the output does not
+        // depend on map iteration order.
+        SortedMap<ServicePortName, ServicePortInfo> sorted = new TreeMap<>(services);
+        SortedMap<String, List<String>> serviceChains = new TreeMap<>();
+        for (ServicePortInfo service : sorted.values()) {
+            List<EndpointInfo> usable = usableEndpoints(endpoints.getOrDefault(service.name(), List.of()));
+            if (usable.isEmpty()) {
+                rejectWithoutEndpoints(service, filter);
+            } else {
+                writeService(service, usable, nat, serviceChains);
+            }
+        }
+
+        nat.add(KUBE_SERVICES, comment("kubernetes service nodeports; NOTE: this must be the last rule in this chain")
+                + " -m addrtype --dst-type LOCAL -j " + KUBE_NODEPORTS);
+        nat.add(KUBE_POSTROUTING, "-m mark ! --mark " + MASQUERADE_MARK + "/" + MASQUERADE_MARK + " -j RETURN");
+        // Clear the mark so a packet re-traversing the network stack is not masqueraded twice.
+        nat.add(KUBE_POSTROUTING, "-j MARK --xor-mark " + MASQUERADE_MARK);
+        nat.add(KUBE_POSTROUTING, comment("kubernetes service traffic requiring SNAT") + " -j MASQUERADE --random-fully");
+        nat.add(KUBE_MARK_MASQ, "-j MARK --or-mark " + MASQUERADE_MARK);
+
+        filter.add(KUBE_FORWARD, "-m conntrack --ctstate INVALID -j DROP");
+        filter.add(KUBE_FORWARD, comment("kubernetes forwarding rules") + " -m mark --mark " + MASQUERADE_MARK + "/"
+                + MASQUERADE_MARK + " -j ACCEPT");
+        filter.add(KUBE_FORWARD, comment("kubernetes forwarding conntrack rule")
+                + " -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT");
+
+        serviceChains.forEach(nat::put);
+        return new IptablesRules(new IptablesRules.Table("nat", nat.chains), new IptablesRules.Table("filter", filter.chains));
+    }
+
+    /**
+     * Ready endpoints; when none is ready, the serving terminating ones (upstream's fallback, so connections drain
+     * during a rolling update instead of being refused). Sorted for a stable output.
+     */
+    static List<EndpointInfo> usableEndpoints(List<EndpointInfo> endpoints) {
+        List<EndpointInfo> ready = endpoints.stream().filter(EndpointInfo::ready).sorted().distinct().toList();
+        if (!ready.isEmpty()) {
+            return ready;
+        }
+        return endpoints.stream().filter(endpoint -> endpoint.serving() && endpoint.terminating()).sorted().distinct().toList();
+    }
+
+    private void rejectWithoutEndpoints(ServicePortInfo service, Chains filter) {
+        String protocol = service.iptablesProtocol();
+        String comment = comment(service.name() + " has no endpoints");
+        filter.add(KUBE_SERVICES, comment + " -m " + protocol + " -p " + protocol + " -d " + service.clusterIp()
+                + " --dport " + service.port() + " -j REJECT");
+        for (String externalIp : service.externalIps()) {
+            filter.add(KUBE_EXTERNAL_SERVICES, comment + " -m " + protocol + " -p " + protocol + " -d " + externalIp
+                    + " --dport " + service.port() + " -j REJECT");
+        }
+        if (service.nodePort() > 0) {
+            filter.add(KUBE_EXTERNAL_SERVICES, comment + " -m addrtype --dst-type LOCAL -m " + protocol + " -p " + protocol
+                    + " --dport " + service.nodePort() + " -j REJECT");
+        }
+    }
+
+    private void writeService(ServicePortInfo service, List<EndpointInfo> endpoints, Chains nat,
+            SortedMap<String, List<String>> serviceChains) {
+        String protocol = service.iptablesProtocol();
+        String name = service.name().toString();
+        String serviceChain = serviceChainName(service.name(), protocol);
+        String matchClusterIp = " -m " + protocol + " -p " + protocol + " -d " + service.clusterIp() + " --dport " + service.port();
+        List<String> serviceRules = new ArrayList<>();
+
+        nat.add(KUBE_SERVICES, comment(name + " cluster IP") + matchClusterIp + " -j " + serviceChain);
+        clusterCidr.ifPresent(cidr -> serviceRules.add("-A " + serviceChain + " " + comment(name + " cluster IP")
+                + matchClusterIp + " ! -s " + cidr + " -j " + KUBE_MARK_MASQ));
+
+        if (service.nodePort() > 0 || !service.externalIps().isEmpty()) {
+            String externalChain = externalChainName(service.name(), protocol);
+            for (String externalIp : service.externalIps()) {
+                nat.add(KUBE_SERVICES, comment(name + " external IP") + " -m " + protocol + " -p " + protocol + " -d "
+                        + externalIp + " --dport " + service.port() + " -j " + externalChain);
+            }
+            if (service.nodePort() > 0) {
+                nat.add(KUBE_NODEPORTS, comment(name) + " -m " + protocol + " -p " + protocol + " --dport "
+                        + service.nodePort() + " -j " + externalChain);
+            }
+            // Traffic from outside reaches a pod that may be on another node; masquerade so the reply returns here.
+            serviceChains.put(externalChain, List.of(
+                    "-A " + externalChain + " " + comment("masquerade traffic for " + name + " external destinations")
+                            + " -j " + KUBE_MARK_MASQ,
+                    "-A " + externalChain + " -j " + serviceChain));
+        }
+
+        List<String> endpointChains = endpoints.stream()
+                .map(endpoint -> endpointChainName(service.name(), protocol, endpoint.address()))
+                .toList();
+        if (service.hasSessionAffinity()) {
+            for (int i = 0; i < endpoints.size(); i++) {
+                serviceRules.add("-A " + serviceChain + " " + comment(name + " -> " + endpoints.get(i).address())
+                        + " -m recent --name " + endpointChains.get(i) + " --rcheck --seconds "
+                        + service.affinityTimeoutSeconds() + " --reap -j " + endpointChains.get(i));
+            }
+        }
+        for (int i = 0; i < endpoints.size(); i++) {
+            int remaining = endpoints.size() - i;
+            String statistic = remaining > 1
+                    ? " -m statistic --mode random --probability " + probability(remaining)
+                    : "";
+            serviceRules.add("-A " + serviceChain + " " + comment(name + " -> " + endpoints.get(i).address())
+                    + statistic + " -j " + endpointChains.get(i));
+        }
+        serviceChains.put(serviceChain, serviceRules);
+
+        for (int i = 0; i < endpoints.size(); i++) {
+            EndpointInfo endpoint = endpoints.get(i);
+            String endpointChain = endpointChains.get(i);
+            String affinity = service.hasSessionAffinity() ? " -m recent --name " + endpointChain + " --set" : "";
+            serviceChains.put(endpointChain, List.of(
+                    // Hairpin: a pod reaching itself through its service must see the node as source, or it would
+                    // answer itself directly and the connection would not match.
+                    "-A " + endpointChain + " " + comment(name) + " -s " + endpoint.ip() + " -j " + KUBE_MARK_MASQ,
+                    "-A " + endpointChain + " " + comment(name) + affinity + " -m " + protocol + " -p " + protocol
+                            + " -j DNAT --to-destination " + endpoint.address()));
+        }
+    }
+
+    /** The probability that picks one of {@code remaining} endpoints evenly, formatted as upstream ({@code %0.10f}). */
+    static String probability(int remaining) {
+        return String.format(Locale.ROOT, "%.10f", 1.0 / remaining);
+    }
+
+    /** {@code KUBE-SVC-} and 16 characters of base32(sha256(servicePortName + protocol)), as upstream. */
+    public static String serviceChainName(ServicePortName name, String protocol) {
+        return "KUBE-SVC-" + hash(name + protocol.toLowerCase(Locale.ROOT));
+    }
+
+    /** {@code KUBE-EXT-} with the service chain's hash. */
+    public static String externalChainName(ServicePortName name, String protocol) {
+        return "KUBE-EXT-" + hash(name + protocol.toLowerCase(Locale.ROOT));
+    }
+
+    /** {@code KUBE-SEP-} and 16 characters of base32(sha256(servicePortName + protocol + endpoint)), as upstream. */
+    public static String endpointChainName(ServicePortName name, String protocol, String endpoint) {
+        return "KUBE-SEP-" + hash(name + protocol.toLowerCase(Locale.ROOT) + endpoint);
+    }
+
+    private static String hash(String value) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+            return Base32.encode(digest).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always available", e);
+        }
+    }
+
+    /** {@code -m comment --comment <text>}, quoted when the text has spaces, as iptables-save prints it. */
+    static String comment(String text) {
+        return "-m comment --comment " + (text.contains(" ") ? "\"" + text + "\"" : text);
+    }
+
+    private static final class Chains {
+        private final Map<String, List<String>> chains = new LinkedHashMap<>();
+
+        void declare(String chain) {
+            chains.computeIfAbsent(chain, key -> new ArrayList<>());
+        }
+
+        void add(String chain, String ruleArguments) {
+            chains.computeIfAbsent(chain, key -> new ArrayList<>()).add("-A " + chain + " " + ruleArguments);
+        }
+
+        void put(String chain, List<String> rules) {
+            chains.put(chain, rules);
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package io.k4j.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The proxier against real iptables, inside network namespaces the test creates (root only). */
+class ProxierNetworkNamespaceTest {
+    private static final String WEB_CHAIN = RuleGenerator.serviceChainName(new ServicePortName("default", "web", "http"), "TCP");
+
+    private final List<Service> services = new CopyOnWriteArrayList<>();
+    private final List<EndpointSlice> slices = new CopyOnWriteArrayList<>();
+    private NetworkNamespace node;
+    private NetworkNamespace backend;
+
+    @BeforeEach
+    void createNode() throws Exception {
+        assumeThat(NetworkNamespace.canCreate()).as("needs root, ip and iptables").isTrue();
+        node = NetworkNamespace.create();
+    }
+
+    @AfterEach
+    void deleteNamespaces() throws Exception {
+        if (backend != null) {
+            backend.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @Test
+    void writesTheServiceChainsAndJumpsOnceAndKeepsTheNodesOwnRules() throws Exception {
+        node.exec("iptables", "-t", "nat", "-N", "NODE-OWN");
+        node.exec("iptables", "-t", "nat", "-A", "POSTROUTING", "-j", "NODE-OWN");
+        node.exec("iptables", "-A", "INPUT", "-p", "tcp", "--dport", "22", "-j", "ACCEPT");
+        services.add(service("web", "172.30.0.41", 80, "http", "ClusterIP", null));
+        slices.add(slice("web", "http", 8080, "10.99.0.2", "10.99.0.3"));
+        Proxier proxier = proxier();
+
+        proxier.syncRules();
+        proxier.syncRules();
+
+        String nat = node.exec("iptables-save", "-t", "nat");
+        assertThat(nat).contains(":" + WEB_CHAIN, "-A POSTROUTING -j NODE-OWN", "--to-destination 10.99.0.2:8080",
+                "--to-destination 10.99.0.3:8080");
+        assertThat(nat.lines().filter(line -> line.equals("-A PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES")))
+                .hasSize(1);
+        assertThat(nat.lines().filter(line -> line.startsWith("-A POSTROUTING -m comment --comment \"kubernetes postrouting rules\"")))
+                .hasSize(1);
+        String filter = node.exec("iptables-save", "-t", "filter");
+        assertThat(filter).contains("-A INPUT -p tcp -m tcp --dport 22 -j ACCEPT", ":KUBE-FORWARD", "-j KUBE-EXTERNAL-SERVICES");
+    }
+
+    @Test
+    void removedEndpointsAndServicesLoseTheirChains() throws Exception {
+        services.add(service("web", "172.30.0.41", 80, "http", "NodePort", 30080));
+        slices.add(slice("web", "http", 8080, "10.99.0.2", "10.99.0.3"));
+        Proxier proxier = proxier();
+        proxier.syncRules();
+        String removedEndpointChain = RuleGenerator.endpointChainName(new ServicePortName("default", "web", "http"), "tcp", "10.99.0.3:8080");
+        assertThat(node.exec("iptables-save", "-t", "nat")).contains(":" + removedEndpointChain, "--dport 30080 -j KUBE-EXT-");
+
+        slices.set(0, slice("web", "http", 8080, "10.99.0.2"));
+        proxier.syncRules();
+        assertThat(node.exec("iptables-save", "-t", "nat")).doesNotContain(removedEndpointChain).contains(":" + WEB_CHAIN);
+
+        services.clear();
+        proxier.syncRules();
+        String nat = node.exec("iptables-save", "-t", "nat");
+        assertThat(nat).doesNotContain("KUBE-SVC-", "KUBE-SEP-", "KUBE-EXT-").contains(":KUBE-SERVICES");
+    }
+
+    @Test
+    void aRestartedProxierRemovesStaleChainsItDidNotWrite() throws Exception {
+        services.add(service("web", "172.30.0.41", 80, "http", "ClusterIP", null));
+        slices.add(slice("web", "http", 8080, "10.99.0.2"));
+        proxier().syncRules();
+        services.clear();
+        slices.clear();
+        services.add(service("other", "172.30.0.50", 80, "http", "ClusterIP", null));
+
+        proxier().syncRules();
+
+        String nat = node.exec("iptables-save", "-t", "nat");
+        assertThat(nat).doesNotContain("KUBE-SVC-", "KUBE-SEP-");
+        assertThat(node.exec("iptables-save", "-t", "filter")).contains("\"default/other:http has no endpoints\"");
+    }
+
+    @Test
+    void aClientReachesTheBackendThroughTheClusterIpAndIsRefusedWithoutEndpoints(@TempDir Path site) throws Exception {
+        assumeThat(IptablesExecutor.findExecutable("busybox")).as("needs busybox").isNotNull();
+        connectBackend();
+        Files.writeString(site.resolve("index.html"), "hello from the backend\n");
+        backend.background("busybox", "httpd", "-f", "-p", "8080", "-h", site.toString());
+        services.add(service("web", "172.30.0.41", 80, "http", "ClusterIP", null));
+        services.add(service("empty", "172.30.0.42", 80, "http", "ClusterIP", null));
+        slices.add(slice("web", "http", 8080, "10.99.0.2"));
+        proxier().syncRules();
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(httpGet("172.30.0.41").output()).startsWith("HTTP/1.1 200 OK").endsWith("hello from the backend\n"));
+        NetworkNamespace.Outcome refused = httpGet("172.30.0.42");
+        assertThat(refused.exitCode()).isNotZero();
+        assertThat(refused.output()).contains("refused");
+    }
+
+    @Test
+    void conntrackEntriesOfRemovedUdpEndpointsAreDeleted() throws Exception {
+        assumeThat(IptablesExecutor.findExecutable("conntrack")).as("needs conntrack").isNotNull();
+        assumeThat(IptablesExecutor.findExecutable("bash")).as("needs bash for /dev/udp").isNotNull();
+        connectBackend();
+        services.add(new ServiceBuilder(service("dns", "172.30.0.53", 53, "dns", "ClusterIP", null))
+                .editSpec().editFirstPort().withProtocol("UDP").endPort().endSpec().build());
+        slices.add(new EndpointSliceBuilder(slice("dns", "dns", 5353, "10.99.0.2")).editFirstPort().withProtocol("UDP").endPort().build());
+        Proxier proxier = proxier();
+        proxier.syncRules();
+        node.exec("bash", "-c", "echo query > /dev/udp/172.30.0.53/53");
+        assertThat(node.exec("conntrack", "-L", "-p", "udp", "--orig-dst", "172.30.0.53")).contains("src=10.99.0.2");
+
+        slices.clear();
+        proxier.syncRules();
+
+        assertThat(node.attempt("conntrack", "-L", "-p", "udp", "--orig-dst", "172.30.0.53").output()).doesNotContain("src=10.99.0.2");
+    }
+
+    /** A backend namespace at 10.99.0.2 behind a veth pair; the node at 10.99.0.1 routes everything to it. */
+    private void connectBackend() throws Exception {
+        backend = NetworkNamespace.create();
+        String veth = "k4jv" + backend.name().substring(8, 12);
+        NetworkNamespace.run(List.of("ip", "link", "add", veth + "a", "netns", node.name(), "type", "veth", "peer", "name", veth + "b",
+                "netns", backend.name()));
+        node.exec("ip", "addr", "add", "10.99.0.1/24", "dev", veth + "a");
+        node.exec("ip", "link", "set", veth + "a", "up");
+        node.exec("ip", "route", "add", "default", "dev", veth + "a");
+        backend.exec("ip", "addr", "add", "10.99.0.2/24", "dev", veth + "b");
+        backend.exec("ip", "link", "set", veth + "b", "up");
+    }
+
+    /** busybox wget crashes in a static build here, so speak HTTP/1.0 through busybox nc. */
+    private NetworkNamespace.Outcome httpGet(String address) throws Exception {
+        return node.attempt("sh", "-c", "printf 'GET / HTTP/1.0\\r\\n\\r\\n' | busybox nc -w 5 " + address + " 80");
+    }
+
+    private Proxier proxier() {
+        return new Proxier(new RuleGenerator(Optional.of("10.98.0.0/16")), new IptablesExecutor(node.prefix()),
+                () -> List.copyOf(services), () -> List.copyOf(slices), Duration.ofSeconds(1), Duration.ofSeconds(30));
+    }
+
+    private static Service service(String name, String clusterIp, int port, String portName, String type, Integer nodePort) {
+        return new ServiceBuilder().withNewMetadata().withNamespace("default").withName(name).endMetadata()
+                .withNewSpec().withType(type).withClusterIP(clusterIp)
+                .addNewPort().withName(portName).withProtocol("TCP").withPort(port).withNodePort(nodePort).endPort()
+                .endSpec().build();
+    }
+
+    private static EndpointSlice slice(String service, String portName, int port, String... addresses) {
+        EndpointSliceBuilder builder = new EndpointSliceBuilder().withNewMetadata().withNamespace("default").withName(service + "-abcde")
+                .addToLabels(EndpointsTracker.SERVICE_NAME_LABEL, service).endMetadata()
+                .withAddressType("IPv4")
+                .addNewPort().withName(portName).withProtocol("TCP").withPort(port).endPort();
+        for (String address : addresses) {
+            builder.addNewEndpoint().withAddresses(address).withNewConditions().withReady(true).withServing(true).withTerminating(false)
+                    .endConditions().endEndpoint();
+        }
+        return builder.build();
+    }
+}
