@@ -3,8 +3,6 @@ package io.k4j.kubelet.kuberuntime;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodDNSConfig;
-import io.fabric8.kubernetes.api.model.PodDNSConfigOption;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.Sysctl;
 import io.k4j.kubelet.KubeletConfig;
@@ -18,15 +16,16 @@ import io.k4j.kubelet.cri.v1.PodSandboxConfig;
 import io.k4j.kubelet.cri.v1.PodSandboxMetadata;
 import io.k4j.kubelet.cri.v1.PortMapping;
 import io.k4j.kubelet.cri.v1.Protocol;
-
+import io.k4j.kubelet.dns.HostResolvConf;
+import io.k4j.kubelet.dns.PodDns;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A pod's {@code PodSandboxConfig} as upstream's {@code generatePodSandboxConfig}: metadata with the attempt,
@@ -34,7 +33,7 @@ import java.util.Set;
  * security context. Stateless apart from the config it was made with; thread-safe.
  */
 public final class SandboxConfigs {
-    private static final int MAX_DNS_SEARCHES = 32;
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxConfigs.class);
 
     private final KubeletConfig config;
 
@@ -92,86 +91,28 @@ public final class SandboxConfigs {
     }
 
     DNSConfig dnsConfig(Pod pod) {
-        String policy = pod.getSpec().getDnsPolicy() == null ? "ClusterFirst" : pod.getSpec().getDnsPolicy();
-        if (policy.equals("ClusterFirst") && hostNetwork(pod)) {
-            policy = "Default";
+        PodDns.Result result = PodDns.configure(pod, new PodDns.ClusterDnsSettings(config.clusterDns(), config.clusterDomain()), hostResolvConf());
+        for (PodDns.Warning warning : result.warnings()) {
+            LOG.debug("kubelet: {}: {}", warning.reason(), warning.message());
         }
-        if (policy.equals("ClusterFirstWithHostNet")) {
-            policy = "ClusterFirst";
-        }
-        if (policy.equals("ClusterFirst") && config.clusterDns().isEmpty()) {
-            // Upstream falls back to the host's resolv.conf when the kubelet has no cluster DNS.
-            policy = "Default";
-        }
-        DNSConfig.Builder dns = DNSConfig.newBuilder();
-        Set<String> searches = new LinkedHashSet<>();
-        List<String> options = new ArrayList<>();
-        switch (policy) {
-            case "ClusterFirst" -> {
-                dns.addAllServers(config.clusterDns());
-                String namespace = pod.getMetadata().getNamespace();
-                searches.add(namespace + ".svc." + config.clusterDomain());
-                searches.add("svc." + config.clusterDomain());
-                searches.add(config.clusterDomain());
-                searches.addAll(hostResolvConf("search"));
-                options.add("ndots:5");
-            }
-            case "Default" -> {
-                dns.addAllServers(hostResolvConf("nameserver"));
-                searches.addAll(hostResolvConf("search"));
-                options.addAll(hostResolvConf("options"));
-            }
-            default -> {
-                // "None": only spec.dnsConfig below.
-            }
-        }
-        PodDNSConfig podDns = pod.getSpec().getDnsConfig();
-        if (podDns != null) {
-            if (podDns.getNameservers() != null) {
-                for (String server : podDns.getNameservers()) {
-                    if (!dns.getServersList().contains(server)) {
-                        dns.addServers(server);
-                    }
-                }
-            }
-            if (podDns.getSearches() != null) {
-                searches.addAll(podDns.getSearches());
-            }
-            if (podDns.getOptions() != null) {
-                for (PodDNSConfigOption option : podDns.getOptions()) {
-                    options.removeIf(existing -> existing.split(":")[0].equals(option.getName()));
-                    options.add(option.getValue() == null ? option.getName() : option.getName() + ":" + option.getValue());
-                }
-            }
-        }
-        dns.addAllSearches(searches.stream().limit(MAX_DNS_SEARCHES).toList());
-        dns.addAllOptions(options);
-        return dns.build();
+        return result.config().toCri();
     }
 
-    private List<String> hostResolvConf(String keyword) {
-        List<String> values = new ArrayList<>();
+    /** The node's resolv.conf without loopback name servers, which a pod's own network namespace cannot reach. */
+    private Optional<HostResolvConf> hostResolvConf() {
+        String content;
         try {
             if (!Files.exists(config.resolvConf())) {
-                return values;
+                return Optional.empty();
             }
-            for (String line : Files.readAllLines(config.resolvConf())) {
-                String[] fields = line.trim().split("\\s+");
-                if (fields.length > 1 && fields[0].equals(keyword)) {
-                    for (int index = 1; index < fields.length; index++) {
-                        values.add(fields[index]);
-                    }
-                }
-            }
+            content = Files.readString(config.resolvConf());
+        } catch (IOException e) {
+            LOG.warn("kubelet: cannot read {}: {}", config.resolvConf(), e.toString());
+            return Optional.empty();
         }
-        catch (IOException e) {
-            return values;
-        }
-        if (keyword.equals("nameserver")) {
-            // A loopback resolver of the host is unreachable from a pod's network namespace.
-            values.removeIf(server -> server.startsWith("127.") || server.equals("::1"));
-        }
-        return values;
+        HostResolvConf host = HostResolvConf.parse(content);
+        List<String> reachable = host.nameservers().stream().filter(server -> !server.startsWith("127.") && !server.equals("::1")).toList();
+        return Optional.of(new HostResolvConf(reachable, host.searches(), host.options()));
     }
 
     private static List<PortMapping> portMappings(Pod pod) {
