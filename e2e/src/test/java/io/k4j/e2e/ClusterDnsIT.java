@@ -82,6 +82,9 @@ class ClusterDnsIT {
         tcpResolver = new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         tcpResolver.setTimeout(Duration.ofSeconds(3));
         tcpResolver.setTCP(true);
+        // The DNS server starts with the other components once the apiserver is ready: wait until it listens.
+        await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(IOException.class)
+                .until(() -> resolver.send(query("kubernetes.default.svc.cluster.local.", Type.A)).getRcode() == Rcode.NOERROR);
     }
 
     @AfterAll
