@@ -131,7 +131,9 @@ class ServicesIT {
             assertThat(table).contains(ip + ":80");
         }
         Endpoints endpoints = client.endpoints().inNamespace("default").withName("web").get();
-        assertThat(endpoints.getMetadata().getAnnotations()).containsKey("endpoints.kubernetes.io/last-change-trigger-time");
+        // Not asserted here: endpoints.kubernetes.io/last-change-trigger-time, which upstream clears whenever a write has
+        // no new pod or service change behind it, so its presence at this moment depends on how the syncs fell
+        // (EndpointsControllerTest covers it).
         assertThat(endpoints.getSubsets().get(0).getAddresses()).allSatisfy(address -> {
             assertThat(address.getTargetRef().getKind()).isEqualTo("Pod");
             assertThat(address.getNodeName()).startsWith("k4j-sim-");
