@@ -23,7 +23,7 @@ import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,7 +61,7 @@ public final class EndpointsController implements Controller {
     private final EndpointsWriter writer;
     private final TriggerTimeTracker triggerTimes = new TriggerTimeTracker();
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     public EndpointsController(ControllerContext context) {
         this(context.informers().lister(Service.class), context.informers().lister(Pod.class), context.informers().lister(Endpoints.class),
@@ -297,16 +297,12 @@ public final class EndpointsController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+    public void close() {
+        workers.close();
     }
 }

@@ -23,7 +23,7 @@ import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllers.endpoint.EndpointPods;
 import io.k4j.controllers.endpoint.EndpointsController;
 import io.k4j.controllers.endpoint.TriggerTimeTracker;
@@ -76,7 +76,7 @@ public final class EndpointSliceController implements Controller {
     /** Per service, the slices this controller wrote (name ▶ resourceVersion, or -1 when deleted) until the cache shows them. */
     private final Map<String, Map<String, Long>> expectedSlices = new ConcurrentHashMap<>();
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     public EndpointSliceController(ControllerContext context) {
         this(context.informers().lister(Service.class), context.informers().lister(Pod.class), context.informers().lister(Node.class),
@@ -408,16 +408,12 @@ public final class EndpointSliceController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+    public void close() {
+        workers.close();
     }
 }

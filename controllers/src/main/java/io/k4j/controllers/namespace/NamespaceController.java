@@ -8,7 +8,7 @@ import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllers.dynamic.DynamicClient;
 import java.time.InstantSource;
 import java.util.Optional;
@@ -25,7 +25,7 @@ public final class NamespaceController implements Controller {
     private final Lister<Namespace> namespaces;
     private final NamespacedResourcesDeleter deleter;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter("namespace");
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     public NamespaceController(ControllerContext context) {
         this(context.informers().lister(Namespace.class),
@@ -73,16 +73,12 @@ public final class NamespaceController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+    public void close() {
+        workers.close();
     }
 }

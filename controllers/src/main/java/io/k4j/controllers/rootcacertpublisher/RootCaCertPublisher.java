@@ -13,7 +13,7 @@ import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import java.net.HttpURLConnection;
 import java.util.Map;
 import java.util.Objects;
@@ -51,7 +51,7 @@ public final class RootCaCertPublisher implements Controller {
     private final ConfigMapWriter writer;
     private final String rootCa;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter("root_ca_cert_publisher");
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     public RootCaCertPublisher(ControllerContext context) {
         this(context.informers().lister(Namespace.class), context.informers().lister(ConfigMap.class), apiWriter(context.clientFor(SERVICE_ACCOUNT)),
@@ -140,16 +140,12 @@ public final class RootCaCertPublisher implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+    public void close() {
+        workers.close();
     }
 }

@@ -12,7 +12,7 @@ import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import java.net.HttpURLConnection;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +32,7 @@ public final class ServiceAccountsController implements Controller {
     private final Lister<ServiceAccount> serviceAccounts;
     private final Consumer<ServiceAccount> creator;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter("serviceaccount");
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     public ServiceAccountsController(ControllerContext context) {
         this(context.informers().lister(Namespace.class), context.informers().lister(ServiceAccount.class),
@@ -87,16 +87,12 @@ public final class ServiceAccountsController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+    public void close() {
+        workers.close();
     }
 }
