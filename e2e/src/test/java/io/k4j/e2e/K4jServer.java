@@ -7,14 +7,21 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -23,35 +30,82 @@ import java.util.stream.Stream;
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
  * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
- * it a network namespace of its own. Not thread-safe: one test class drives one server.
+ * it a network namespace of its own. A real node owns machine-wide things (the kubelet's port 10250, the cni0 bridge
+ * and its pod CIDR), so {@link #startWithNode} first takes a machine-wide lock that {@link #close} releases: real-node
+ * tests of several test runs on one machine take turns instead of fighting over them. Not thread-safe: one test
+ * class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
     private final Path dataDirectory;
     private final List<String> extraArguments;
     private final int port;
+    private final Optional<FileLock> realNodeLock;
     private Process process;
     private Duration readyAfter = Duration.ZERO;
 
-    private K4jServer(Path dataDirectory, int port, List<String> extraArguments) {
+    private static final Path REAL_NODE_LOCK = Path.of("/run/lock/k4j-e2e-real-node.lock");
+    private static final Duration REAL_NODE_LOCK_TIMEOUT = Duration.ofMinutes(40);
+
+    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<FileLock> realNodeLock) {
         this.dataDirectory = requireNonNull(dataDirectory, "dataDirectory is null");
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
+        this.realNodeLock = requireNonNull(realNodeLock, "realNodeLock is null");
     }
 
     /** Starts a server without a real node on a new data directory and waits until it is ready. */
     public static K4jServer start(Path dataDirectory, String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of(extraArguments));
         arguments.add("--disable-agent");
-        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments);
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.empty());
         server.startProcess();
         return server;
     }
 
     /** Starts a server with its real node (k4j's containerd and kubelet) and waits until the apiserver is ready. */
     public static K4jServer startWithNode(Path dataDirectory, String... extraArguments) {
-        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), List.of(extraArguments));
-        server.startProcess();
+        FileLock lock = lockRealNode();
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), List.of(extraArguments), Optional.of(lock));
+        try {
+            server.startProcess();
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
         return server;
+    }
+
+    /** Waits for the machine-wide real-node lock (the kernel drops it when this JVM exits, however it exits). */
+    private static FileLock lockRealNode() {
+        try {
+            Files.createDirectories(REAL_NODE_LOCK.getParent());
+            FileChannel channel = FileChannel.open(REAL_NODE_LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock != null) {
+                return lock;
+            }
+            System.err.println("k4j e2e: another test run on this machine has a real node; waiting for " + REAL_NODE_LOCK);
+            // A blocking lock wait on its own thread, so that a holder that never lets go fails this test in bounded time.
+            CompletableFuture<FileLock> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return channel.lock();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            try {
+                return waiting.get(REAL_NODE_LOCK_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+            } catch (TimeoutException | ExecutionException e) {
+                channel.close();
+                throw new IllegalStateException("could not take " + REAL_NODE_LOCK + " within " + REAL_NODE_LOCK_TIMEOUT, e);
+            } catch (InterruptedException e) {
+                channel.close();
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + REAL_NODE_LOCK, e);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public Path kubeconfig() {
@@ -212,9 +266,21 @@ public final class K4jServer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (process != null && process.isAlive()) {
-            process.destroy();
-            waitForExit();
+        try {
+            if (process != null && process.isAlive()) {
+                process.destroy();
+                waitForExit();
+            }
+        } finally {
+            realNodeLock.ifPresent(K4jServer::release);
+        }
+    }
+
+    private static void release(FileLock lock) {
+        try {
+            lock.channel().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
