@@ -103,6 +103,11 @@ public final class Main {
         if (h2load.isEmpty() && !generator.equals("jdk")) {
             log("h2load not found (Debian package nghttp2-client): creating pods with the JDK client, which costs more CPU than the server it measures");
         }
+        // The server keeps every created pod in its informers' caches (controller manager, scheduler) besides the
+        // watch cache: tens of thousands of pods outgrow the 1 GiB the tests give it.
+        if (System.getProperty("k4j.server.heap") == null) {
+            System.setProperty("k4j.server.heap", "3g");
+        }
         StringBuilder report = new StringBuilder();
         report.append("\n## Issue 2: apiserver and storage (").append(LocalDate.now()).append(")\n\n")
                 .append("Machine: ").append(machine()).append(". Command: `./k4j bench").append(arguments.length == 0 ? "" : " " + String.join(" ", arguments)).append("`.\n");
@@ -337,7 +342,7 @@ public final class Main {
             host = "unknown host";
         }
         return Runtime.getRuntime().availableProcessors() + " cores (" + cpu + "), "
-                + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap for the load generator, JDK "
+                + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap for the load generator, " + System.getProperty("k4j.server.heap", "1g") + " for the server, JDK "
                 + Runtime.version() + ", " + host;
     }
 

@@ -4,10 +4,14 @@ package io.k4j.bench;
 final class PodTemplates {
     private PodTemplates() {}
 
+    /**
+     * A pod for the apiserver benchmark. Its scheduler name is one no profile serves, so that the server's scheduler
+     * leaves it alone: with no nodes it would otherwise retry every pod, and that work is not the apiserver's.
+     */
     static String pod(String name, String namespace) {
         return """
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s","labels":{"app":"bench","tier":"load"}},
-                 "spec":{"containers":[{"name":"app","image":"nginx:1.25","ports":[{"containerPort":80}],
+                 "spec":{"schedulerName":"k4j-bench-unscheduled","containers":[{"name":"app","image":"nginx:1.25","ports":[{"containerPort":80}],
                  "resources":{"requests":{"cpu":"10m","memory":"16Mi"}}}]}}""".formatted(name, namespace);
     }
 

@@ -30,27 +30,39 @@ import java.util.stream.Stream;
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
  * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
- * it a network namespace of its own. A real node owns machine-wide things (the kubelet's port 10250, the cni0 bridge
- * and its pod CIDR), so {@link #startWithNode} first takes a machine-wide lock that {@link #close} releases: real-node
- * tests of several test runs on one machine take turns instead of fighting over them. Not thread-safe: one test
- * class drives one server.
+ * it a network namespace of its own. A real node owns machine-wide things (the kubelet's port, a CNI bridge and its
+ * pod CIDR), so {@link #startWithNode} takes one of {@value #REAL_NODE_SLOTS} machine-wide slots, each with a port,
+ * bridge and cluster CIDR of its own (slot 0 is the defaults: 10250, cni0, 10.42.0.0/16), and holds the slot's lock
+ * until {@link #close}: real nodes of several test runs on one machine run side by side, and wait when all slots are
+ * taken. Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
     private final Path dataDirectory;
     private final List<String> extraArguments;
     private final int port;
-    private final Optional<FileLock> realNodeLock;
+    private final Optional<RealNodeSlot> realNodeSlot;
     private Process process;
     private Duration readyAfter = Duration.ZERO;
 
-    private static final Path REAL_NODE_LOCK = Path.of("/run/lock/k4j-e2e-real-node.lock");
+    private static final int REAL_NODE_SLOTS = 3;
     private static final Duration REAL_NODE_LOCK_TIMEOUT = Duration.ofMinutes(40);
 
-    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<FileLock> realNodeLock) {
+    /** A held real-node slot: the lock, and the machine-wide things it owns. */
+    private record RealNodeSlot(FileLock lock, int kubeletPort, String cniBridge, String clusterCidr) {
+        static RealNodeSlot of(int slot, FileLock lock) {
+            return new RealNodeSlot(lock, 10250 + 10 * slot, slot == 0 ? "cni0" : "k4je2e" + slot, "10." + (42 + 2 * slot) + ".0.0/16");
+        }
+
+        List<String> arguments() {
+            return List.of("--kubelet-port", Integer.toString(kubeletPort), "--cni-bridge", cniBridge, "--cluster-cidr", clusterCidr);
+        }
+    }
+
+    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlot> realNodeSlot) {
         this.dataDirectory = requireNonNull(dataDirectory, "dataDirectory is null");
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
-        this.realNodeLock = requireNonNull(realNodeLock, "realNodeLock is null");
+        this.realNodeSlot = requireNonNull(realNodeSlot, "realNodeSlot is null");
     }
 
     /** Starts a server without a real node on a new data directory and waits until it is ready. */
@@ -64,8 +76,10 @@ public final class K4jServer implements AutoCloseable {
 
     /** Starts a server with its real node (k4j's containerd and kubelet) and waits until the apiserver is ready. */
     public static K4jServer startWithNode(Path dataDirectory, String... extraArguments) {
-        FileLock lock = lockRealNode();
-        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), List.of(extraArguments), Optional.of(lock));
+        RealNodeSlot slot = takeRealNodeSlot();
+        List<String> arguments = new ArrayList<>(slot.arguments());
+        arguments.addAll(List.of(extraArguments));
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.of(slot));
         try {
             server.startProcess();
         } catch (RuntimeException e) {
@@ -75,16 +89,28 @@ public final class K4jServer implements AutoCloseable {
         return server;
     }
 
-    /** Waits for the machine-wide real-node lock (the kernel drops it when this JVM exits, however it exits). */
-    private static FileLock lockRealNode() {
+    /**
+     * Takes the first free real-node slot, or waits for one (the kernel drops a slot's lock when its JVM exits,
+     * however it exits).
+     */
+    private static RealNodeSlot takeRealNodeSlot() {
         try {
-            Files.createDirectories(REAL_NODE_LOCK.getParent());
-            FileChannel channel = FileChannel.open(REAL_NODE_LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
-            if (lock != null) {
-                return lock;
+            List<FileChannel> channels = new ArrayList<>();
+            for (int slot = 0; slot < REAL_NODE_SLOTS; slot++) {
+                Path file = Path.of("/run/lock/k4j-e2e-real-node-" + slot + ".lock");
+                Files.createDirectories(file.getParent());
+                FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = channel.tryLock();
+                if (lock != null) {
+                    channels.forEach(K4jServer::closeQuietly);
+                    return RealNodeSlot.of(slot, lock);
+                }
+                channels.add(channel);
             }
-            System.err.println("k4j e2e: another test run on this machine has a real node; waiting for " + REAL_NODE_LOCK);
+            int slot = (int) (ProcessHandle.current().pid() % REAL_NODE_SLOTS);
+            System.err.println("k4j e2e: other test runs on this machine hold all " + REAL_NODE_SLOTS + " real-node slots; waiting for slot " + slot);
+            FileChannel channel = channels.remove(slot);
+            channels.forEach(K4jServer::closeQuietly);
             // A blocking lock wait on its own thread, so that a holder that never lets go fails this test in bounded time.
             CompletableFuture<FileLock> waiting = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -94,18 +120,36 @@ public final class K4jServer implements AutoCloseable {
                 }
             });
             try {
-                return waiting.get(REAL_NODE_LOCK_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+                return RealNodeSlot.of(slot, waiting.get(REAL_NODE_LOCK_TIMEOUT.toMinutes(), TimeUnit.MINUTES));
             } catch (TimeoutException | ExecutionException e) {
                 channel.close();
-                throw new IllegalStateException("could not take " + REAL_NODE_LOCK + " within " + REAL_NODE_LOCK_TIMEOUT, e);
+                throw new IllegalStateException("could not take real-node slot " + slot + " within " + REAL_NODE_LOCK_TIMEOUT, e);
             } catch (InterruptedException e) {
                 channel.close();
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + REAL_NODE_LOCK, e);
+                throw new IllegalStateException("interrupted while waiting for real-node slot " + slot, e);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // only a lock file we did not get; nothing to undo
+        }
+    }
+
+    /** The CNI bridge this server's real node attaches pods to. */
+    public String cniBridge() {
+        return realNodeSlot.map(RealNodeSlot::cniBridge).orElseThrow(() -> new IllegalStateException("no real node"));
+    }
+
+    /** The cluster CIDR this server's nodes take their podCIDRs from. */
+    public String clusterCidr() {
+        return realNodeSlot.map(RealNodeSlot::clusterCidr).orElse("10.42.0.0/16");
     }
 
     public Path kubeconfig() {
@@ -272,7 +316,7 @@ public final class K4jServer implements AutoCloseable {
                 waitForExit();
             }
         } finally {
-            realNodeLock.ifPresent(K4jServer::release);
+            realNodeSlot.map(RealNodeSlot::lock).ifPresent(K4jServer::release);
         }
     }
 

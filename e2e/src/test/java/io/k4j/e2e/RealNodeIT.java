@@ -97,12 +97,12 @@ class RealNodeIT {
                 "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
     }
 
-    /** Deletes the node's cni0 bridge unless pods (of another test run on this machine) are still attached to it. */
+    /** Deletes the node's bridge unless pods (of another test run on this machine) are still attached to it. */
     private static void removeIdleBridge() throws Exception {
-        Process attached = new ProcessBuilder("ip", "-o", "link", "show", "master", "cni0").start();
+        Process attached = new ProcessBuilder("ip", "-o", "link", "show", "master", server.cniBridge()).start();
         String ports = new String(attached.getInputStream().readAllBytes()).trim();
         if (attached.waitFor() == 0 && ports.isEmpty()) {
-            new ProcessBuilder("ip", "link", "delete", "cni0").start().waitFor();
+            new ProcessBuilder("ip", "link", "delete", server.cniBridge()).start().waitFor();
         }
     }
 
@@ -115,7 +115,7 @@ class RealNodeIT {
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> kubectl.run("get", "pod",
                 "hello", "-o", "jsonpath={.status.phase}").stdout().equals("Running"));
         String podIp = kubectl.run("get", "pod", "hello", "-o", "jsonpath={.status.podIP}").assertSuccess().stdout();
-        assertThat(podIp).startsWith("10.42.");
+        assertThat(podIp).startsWith(server.clusterCidr().substring(0, server.clusterCidr().indexOf(".0.0/")) + ".");
         assertThat(kubectl.run("get", "pod", "hello").assertSuccess().stdout()).contains("1/1", "Running");
         // Through the apiserver's proxy to this node's kubelet server, which reads the kubelet's log layout.
         assertThat(kubectl.run("logs", "hello", "-c", "c1").assertSuccess().stdout()).isEqualTo("hello from k4j\n");

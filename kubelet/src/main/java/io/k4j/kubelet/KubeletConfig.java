@@ -22,6 +22,7 @@ import java.util.Map;
  * @param syncFrequency how often every pod is synced even without events (upstream 1 min)
  * @param relistPeriod the PLEG relist period
  * @param labels extra node labels to register with
+ * @param port the kubelet server's port, published in the Node's {@code daemonEndpoints}
  */
 public record KubeletConfig(
         String nodeName,
@@ -34,7 +35,11 @@ public record KubeletConfig(
         int maxPods,
         Duration syncFrequency,
         Duration relistPeriod,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        int port) {
+    /** Upstream kubelet's {@code --port}. */
+    public static final int DEFAULT_PORT = 10250;
+
     public KubeletConfig {
         requireNonNull(nodeName, "nodeName is null");
         requireNonNull(rootDirectory, "rootDirectory is null");
@@ -46,6 +51,9 @@ public record KubeletConfig(
         requireNonNull(syncFrequency, "syncFrequency is null");
         requireNonNull(relistPeriod, "relistPeriod is null");
         labels = Map.copyOf(labels);
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be a port number: " + port);
+        }
         if (maxPods <= 0) {
             throw new IllegalArgumentException("maxPods must be positive: " + maxPods);
         }
@@ -55,7 +63,13 @@ public record KubeletConfig(
     public static KubeletConfig defaults(String nodeName, Path rootDirectory, List<String> nodeIps,
             List<String> clusterDns) {
         return new KubeletConfig(nodeName, rootDirectory, nodeIps, clusterDns, "cluster.local",
-                Path.of("/etc/resolv.conf"), Map.of(), 110, Duration.ofSeconds(10), Duration.ofSeconds(1), Map.of());
+                Path.of("/etc/resolv.conf"), Map.of(), 110, Duration.ofSeconds(10), Duration.ofSeconds(1), Map.of(), DEFAULT_PORT);
+    }
+
+    /** This configuration with the kubelet server on {@code newPort}. */
+    public KubeletConfig withPort(int newPort) {
+        return new KubeletConfig(nodeName, rootDirectory, nodeIps, clusterDns, clusterDomain, resolvConf, systemReserved,
+                maxPods, syncFrequency, relistPeriod, labels, newPort);
     }
 
     /** Where a pod's container logs go. */

@@ -41,7 +41,7 @@ import java.util.Optional;
  * The real node of {@code k4j server}, as k3s's agent: prepares the node's runtime surroundings (packages, local
  * registry with the standard images, registry mirror hosts, CNI directories), starts and supervises k4j's own
  * containerd (unless {@code --container-runtime-endpoint} names one), then runs the kubelet as
- * {@code system:node:<name>} and its HTTPS server on 10250. Closing it stops the kubelet and containerd; the pods'
+ * {@code system:node:<name>} and its HTTPS server on {@code --kubelet-port} (10250). Closing it stops the kubelet and containerd; the pods'
  * containers keep running in their shims and the next start adopts them. Coexists with the simulated nodes.
  */
 final class KubeletComponent implements Component {
@@ -99,7 +99,7 @@ final class KubeletComponent implements Component {
         // server, and until then a ClusterFirst pod keeps the host's resolv.conf, as upstream's kubelet without
         // --cluster-dns does.
         KubeletConfig kubeletConfig = KubeletConfig.defaults(nodeName, agentDirectory.resolve("kubelet"),
-                addresses.stream().map(InetAddress::getHostAddress).toList(), List.of());
+                addresses.stream().map(InetAddress::getHostAddress).toList(), List.of()).withPort(config.kubeletPort());
         KubernetesClient nodeClient = clients.node(nodeName);
         EventRecorder events = new ApiEventRecorder(nodeClient, "kubelet", nodeName, clock);
         ApiPodObjectSource objects = new ApiPodObjectSource(nodeClient);
@@ -117,14 +117,14 @@ final class KubeletComponent implements Component {
                 (states, listener) -> new KubeletProbeManager(commandRunner, states, listener, events, clock),
                 nodeStatus, events, clock);
         kubelet.start();
-        server = KubeletServers.start(clients.pki(), nodeName, hostName, addresses, NodeStatusManager.KUBELET_PORT,
+        server = KubeletServers.start(clients.pki(), nodeName, hostName, addresses, kubeletConfig.port(),
                 nodeClient, kubelet, runtime, clock);
         log.info("Node {} runs on {}", nodeName, endpoint);
     }
 
     private void writeCniConfig(List<String> podCidrs) {
         try {
-            setup.writeCniConfig(podCidrs.get(0));
+            setup.writeCniConfig(podCidrs.get(0), config.cniBridge());
         }
         catch (IOException e) {
             log.warn("Writing the CNI configuration for {} failed: {}", podCidrs, e.getMessage());

@@ -86,6 +86,13 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--node-name", description = "The real node's name (default: the host name).")
     String nodeName;
 
+    @Option(names = "--kubelet-port", defaultValue = "10250", description = "The port of the node's kubelet server (default ${DEFAULT-VALUE}).")
+    int kubeletPort;
+
+    @Option(names = "--cni-bridge", hidden = true, defaultValue = "cni0",
+            description = "The Linux bridge the node's pods attach to: another name lets a second node share the host (tests).")
+    String cniBridge;
+
     @Option(names = "--disable-kube-proxy",
             description = "Do not run kube-proxy (it runs by default when the server runs as root; it needs iptables).")
     boolean disableKubeProxy;
@@ -141,6 +148,8 @@ final class ServerCommand implements Callable<Integer> {
                 disableAgent,
                 Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()),
                 Optional.ofNullable(nodeName).filter(name -> !name.isBlank()),
+                kubeletPort,
+                cniBridge,
                 disableKubeProxy,
                 Optional.ofNullable(kubeProxyNetworkNamespace));
     }

@@ -40,6 +40,9 @@ import java.util.Optional;
  * @param containerRuntimeEndpoint a CRI endpoint ({@code unix:///…}) to use instead of k4j's own containerd
  * @param nodeName the real node's name (default: the host name)
  * @param disableKubeProxy do not run kube-proxy even as root (k3s's {@code --disable-kube-proxy})
+ * @param kubeletPort the port of the real node's kubelet server (upstream kubelet's {@code --port}, 10250)
+ * @param cniBridge the Linux bridge the node's pods attach to ({@code cni0}); another name lets a second node share
+ *     the host (tests)
  * @param kubeProxyNetworkNamespace a named network namespace ({@code ip netns}) kube-proxy programs instead of the
  *     host's, for tests that must not touch the host's tables
  */
@@ -67,6 +70,8 @@ public record ServerConfig(
         boolean disableAgent,
         Optional<String> containerRuntimeEndpoint,
         Optional<String> nodeName,
+        int kubeletPort,
+        String cniBridge,
         boolean disableKubeProxy,
         Optional<String> kubeProxyNetworkNamespace) {
     public ServerConfig {
@@ -98,6 +103,10 @@ public record ServerConfig(
         requireNonNull(clusterDomain, "clusterDomain is null");
         requireNonNull(clusterDnsBind, "clusterDnsBind is null");
         requireNonNull(containerRuntimeEndpoint, "containerRuntimeEndpoint is null");
+        if (kubeletPort <= 0 || kubeletPort > 65535) {
+            throw new IllegalArgumentException("kubeletPort must be a port number: " + kubeletPort);
+        }
+        requireNonNull(cniBridge, "cniBridge is null");
         requireNonNull(nodeName, "nodeName is null");
     }
 }

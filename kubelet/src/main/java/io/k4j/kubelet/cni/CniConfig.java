@@ -61,7 +61,12 @@ public record CniConfig(String networkName, String bridgeName, String podCidr, O
 
     /** The standard network for a node's podCIDR: {@code k4j} on {@code cni0}, host-local state under {@code ipamDataDirectory}. */
     public static CniConfig forPodCidr(String podCidr, Path ipamDataDirectory) {
-        return new CniConfig(DEFAULT_NETWORK_NAME, DEFAULT_BRIDGE_NAME, podCidr, Optional.of(ipamDataDirectory));
+        return forPodCidr(podCidr, DEFAULT_BRIDGE_NAME, ipamDataDirectory);
+    }
+
+    /** The standard network for a node's podCIDR on the given bridge. */
+    public static CniConfig forPodCidr(String podCidr, String bridgeName, Path ipamDataDirectory) {
+        return new CniConfig(DEFAULT_NETWORK_NAME, bridgeName, podCidr, Optional.of(ipamDataDirectory));
     }
 
     /** The conflist as JSON text. */

@@ -57,7 +57,6 @@ public final class NodeStatusManager implements AutoCloseable {
     private static final long EVICTION_MEMORY_AVAILABLE = 100L * 1024 * 1024;
     private static final double EVICTION_NODEFS_AVAILABLE = 0.10;
     private static final int MAX_IMAGES = 50;
-    public static final int KUBELET_PORT = 10250;
 
     private final KubernetesClient client;
     private final KubeletConfig config;
@@ -249,7 +248,7 @@ public final class NodeStatusManager implements AutoCloseable {
         status.put("allocatable", allocatable());
         status.put("conditions", NodeConditions.build(desired, current, now));
         status.put("addresses", addresses());
-        status.put("daemonEndpoints", Map.of("kubeletEndpoint", Map.of("Port", KUBELET_PORT)));
+        status.put("daemonEndpoints", Map.of("kubeletEndpoint", Map.of("Port", config.port())));
         status.put("nodeInfo", nodeInfo(runtimeVersion));
         status.put("images", images());
         String json = client.getKubernetesSerialization().asJson(Map.of("status", status));

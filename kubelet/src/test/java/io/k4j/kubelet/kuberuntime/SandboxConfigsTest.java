@@ -40,7 +40,7 @@ class SandboxConfigsTest {
         // A loopback resolver (systemd-resolved style) cannot be reached from a pod's network namespace.
         Files.writeString(resolvConf, "nameserver 127.0.0.53\nnameserver 10.0.0.2\nsearch example.com\n");
         return new SandboxConfigs(new KubeletConfig("node-a", directory.resolve("kubelet"), List.of("192.0.2.10"), clusterDns,
-                "cluster.local", resolvConf, Map.of(), 110, Duration.ofSeconds(10), Duration.ofSeconds(1), Map.of()));
+                "cluster.local", resolvConf, Map.of(), 110, Duration.ofSeconds(10), Duration.ofSeconds(1), Map.of(), KubeletConfig.DEFAULT_PORT));
     }
 
     private static Pod pod(String dnsPolicy) {

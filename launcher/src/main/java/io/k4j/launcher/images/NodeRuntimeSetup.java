@@ -70,9 +70,9 @@ public final class NodeRuntimeSetup implements AutoCloseable {
         return CniConfig.DEBIAN_PLUGIN_DIRECTORY;
     }
 
-    /** Writes (atomically, only if changed) the pod network for the node's {@code spec.podCIDR}; returns the file. */
-    public Path writeCniConfig(String podCidr) throws IOException {
-        return CniConfig.forPodCidr(podCidr, dataDirectory.resolve("cni").resolve("networks")).write(cniConfDirectory());
+    /** Writes (atomically, only if changed) the pod network for the node's {@code spec.podCIDR} on {@code bridgeName}; returns the file. */
+    public Path writeCniConfig(String podCidr, String bridgeName) throws IOException {
+        return CniConfig.forPodCidr(podCidr, bridgeName, dataDirectory.resolve("cni").resolve("networks")).write(cniConfDirectory());
     }
 
     public LocalImages images() {

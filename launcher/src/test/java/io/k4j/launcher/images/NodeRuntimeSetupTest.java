@@ -41,9 +41,9 @@ class NodeRuntimeSetupTest {
             }
             assertThat(node.cniPluginDirectory()).isEqualTo(Path.of("/usr/lib/cni"));
 
-            Path conflist = node.writeCniConfig("10.42.0.0/24");
+            Path conflist = node.writeCniConfig("10.42.0.0/24", "k4jtest0");
             assertThat(conflist.getParent()).isEqualTo(node.cniConfDirectory());
-            assertThat(Files.readString(conflist)).contains("10.42.0.0/24").contains(dataDirectory.resolve("cni").resolve("networks").toString());
+            assertThat(Files.readString(conflist)).contains("10.42.0.0/24").contains("\"k4jtest0\"").contains(dataDirectory.resolve("cni").resolve("networks").toString());
         }
         assertThat(progress).anyMatch(line -> line.startsWith("registry: docker-registry listens on"))
                 .anyMatch(line -> line.startsWith("registry: pushed library/pause:3.10"));
