@@ -31,6 +31,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -187,8 +188,11 @@ class RealNodeAcceptanceIT {
         server = K4jServer.startWithNode(Path.of("/tmp").resolve("k4j-acceptance-" + ProcessHandle.current().pid()));
         kubectl = new Kubectl(server.kubeconfig());
         workDirectory = Files.createDirectories(server.dataDirectory().resolve("acceptance"));
+        System.out.println("server ready after " + server.readyAfter().toMillis() + " ms");
+        Instant ready = Instant.now();
         await("node Ready").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
                 "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+        System.out.println("node Ready " + Duration.between(ready, Instant.now()).toMillis() + " ms after the apiserver");
 
         // As the seed does it: a file and `kubectl create -f`.
         Path podYaml = Files.writeString(workDirectory.resolve("pod.yaml"), SEED_POD);
@@ -221,6 +225,11 @@ class RealNodeAcceptanceIT {
             ProcessHandle.allProcesses()
                     .filter(process -> process.info().commandLine().orElse("").contains(directory))
                     .forEach(ProcessHandle::destroy);
+            // The server's log outlives the data directory, for whoever has to find out why a check failed.
+            Path log = server.dataDirectory().resolve("server.log");
+            if (Files.exists(log) && Files.isDirectory(Path.of("target"))) {
+                Files.copy(log, Path.of("target", "RealNodeAcceptanceIT-server.log"), StandardCopyOption.REPLACE_EXISTING);
+            }
             unmountUnder(server.dataDirectory());
             new ProcessBuilder("rm", "-rf", directory).start().waitFor();
             removeIdleBridge();
@@ -230,11 +239,12 @@ class RealNodeAcceptanceIT {
     @Test
     @Order(1)
     void theSeedPodReachesTwoOfTwoRunningWithinSeconds() {
-        await("seed pod 2/2 Running 0").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+        // Seconds on a quiet machine (mostly the first pulls from the local registry); generous for a loaded one.
+        await("seed pod 2/2 Running 0").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                 .until(() -> podRow("name").matches("name\\s+2/2\\s+Running\\s+0\\s+.*"));
         Duration startup = Duration.between(seedCreated, Instant.now());
         System.out.println("seed pod 2/2 Running after " + startup.toMillis() + " ms");
-        assertThat(startup).isLessThan(Duration.ofSeconds(60));
+        assertThat(startup).isLessThan(Duration.ofSeconds(90));
     }
 
     @Test
@@ -388,7 +398,8 @@ class RealNodeAcceptanceIT {
         Duration deletion = Duration.ofNanos(System.nanoTime() - started);
         System.out.println("kubectl delete pod doomed (grace " + DOOMED_GRACE_SECONDS + " s) took " + deletion.toMillis() + " ms");
         // SIGTERM is ignored, so the kubelet waits the whole grace period, then kills; a few seconds for the rest.
-        assertThat(deletion).isLessThan(Duration.ofSeconds(DOOMED_GRACE_SECONDS + 8));
+        assertThat(deletion).isLessThan(Duration.ofSeconds(DOOMED_GRACE_SECONDS + 10))
+                .isGreaterThan(Duration.ofSeconds(DOOMED_GRACE_SECONDS - 1));
 
         assertThat(runtimeContainersOf(uid)).isEmpty();
         try (CriConnection connection = criConnection()) {
@@ -445,11 +456,13 @@ class RealNodeAcceptanceIT {
         server.kill();
         Instant restarted = Instant.now();
         server.restart();
+        System.out.println("restarted server ready after " + server.readyAfter().toMillis() + " ms");
         // The new kubelet runs once it renewed the node's Lease.
         await("node Lease renewed").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).until(() -> {
             String renewed = kubectl.run("get", "lease", "-n", "kube-node-lease", node, "-o", "jsonpath={.spec.renewTime}").stdout();
             return !renewed.isEmpty() && Instant.parse(renewed).isAfter(restarted);
         });
+        System.out.println("node Lease renewed " + Duration.between(restarted, Instant.now()).toMillis() + " ms after the restart began");
         // The restarted kubelet writes a status again only if something changed: the pods must stay as they were.
         await().during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> kubectl.run("get", "pods", "-l", "app=web", "-o", "jsonpath=" + query).stdout().equals(before));
