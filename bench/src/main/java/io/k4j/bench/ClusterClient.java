@@ -87,6 +87,24 @@ final class ClusterClient {
         }
     }
 
+    /**
+     * Connects (GET /version) and returns this client, trying again for up to {@code timeout} while connecting fails:
+     * on a machine other work keeps busy the first TLS handshake of a fresh process can outlast the connect timeout.
+     */
+    ClusterClient connected(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                send("GET", "/version", null);
+                return this;
+            } catch (UncheckedIOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** Sends and requires a 2xx answer. */
     String require(String method, String path, String body) {
         HttpResponse<String> response = send(method, path, body);

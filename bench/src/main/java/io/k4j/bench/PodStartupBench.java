@@ -44,7 +44,7 @@ final class PodStartupBench {
 
     private PodStartupBench(K4jServer server) {
         this.server = server;
-        this.client = ClusterClient.fromKubeconfig(server.kubeconfig());
+        this.client = ClusterClient.fromKubeconfig(server.kubeconfig()).connected(Duration.ofMinutes(2));
         this.socket = server.dataDirectory().resolve("agent/containerd/containerd.sock");
     }
 

@@ -81,7 +81,7 @@ final class ProxyBench {
         log("proxy: starting k4j server with kube-proxy in network namespace " + networkNamespace);
         try (K4jServer server = K4jServer.start(directory.resolve("server"), "--kube-proxy-network-namespace", networkNamespace, "-v", "2")) {
             log = LogTail.fromEnd(server.dataDirectory().resolve("server.log"));
-            client = ClusterClient.fromKubeconfig(server.kubeconfig());
+            client = ClusterClient.fromKubeconfig(server.kubeconfig()).connected(Duration.ofMinutes(2));
             client.require("POST", "/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + NAMESPACE + "\"}}");
             createObjects(server);
             log("proxy: waiting until kube-proxy programmed all " + services + " services");
@@ -172,7 +172,7 @@ final class ProxyBench {
     private void createObjects(K4jServer server) throws Exception {
         List<ClusterClient> clients = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            clients.add(ClusterClient.fromKubeconfig(server.kubeconfig()));
+            clients.add(ClusterClient.fromKubeconfig(server.kubeconfig()).connected(Duration.ofMinutes(2)));
         }
         log("proxy: creating " + services + " services");
         createAll(clients, index -> "/api/v1/namespaces/" + NAMESPACE + "/services", this::serviceBody);
