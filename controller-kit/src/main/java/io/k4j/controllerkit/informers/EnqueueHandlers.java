@@ -24,4 +24,24 @@ public final class EnqueueHandlers {
             public void onDelete(T object, boolean deletedFinalStateUnknown) {}
         };
     }
+
+    /** Enqueues on add, on every update (the new object) and on delete. */
+    public static <T> ResourceEventHandler<T> onEveryChange(Consumer<T> enqueue) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object) {
+                enqueue.accept(object);
+            }
+
+            @Override
+            public void onUpdate(T oldObject, T newObject) {
+                enqueue.accept(newObject);
+            }
+
+            @Override
+            public void onDelete(T object, boolean deletedFinalStateUnknown) {
+                enqueue.accept(object);
+            }
+        };
+    }
 }

@@ -32,7 +32,7 @@ import io.k4j.controllerkit.pods.ControllerRefManager;
 import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.Selectors;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,7 +68,7 @@ public final class DeploymentController implements Controller {
     private final EventRecorder events;
     private final InstantSource clock;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     /** Builds the controller over listers and a client given directly; handlers are not registered (unit tests). */
     public DeploymentController(
@@ -142,23 +142,13 @@ public final class DeploymentController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        if (workers == null) {
-            workers = Workers.start(queue, workerCount, this::sync);
-        }
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
     public void close() {
-        Workers running;
-        synchronized (this) {
-            running = workers;
-        }
-        if (running != null) {
-            running.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 
     WorkQueue<String> queue() {

@@ -29,7 +29,7 @@ import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.pods.Selectors;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,7 +66,7 @@ public final class DisruptionController implements Controller {
     private final EventRecorder events;
     private final InstantSource clock;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     /** Writes a budget's status; the API in production, a recording fake in unit tests. */
     @FunctionalInterface
@@ -180,7 +180,7 @@ public final class DisruptionController implements Controller {
 
     @Override
     public void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+        workers.start(workerCount);
     }
 
     void sync(String key) {
@@ -304,10 +304,6 @@ public final class DisruptionController implements Controller {
 
     @Override
     public void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 }

@@ -25,7 +25,7 @@ import io.k4j.controllerkit.pods.PodControl;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.pods.Selectors;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -71,7 +71,7 @@ public final class ReplicaSetController<T extends HasMetadata> implements Contro
     private final InstantSource clock;
     private final UidTrackingControllerExpectations expectations;
     private final WorkQueue<String> queue;
-    private Workers workers;
+    private final QueueWorkers<String> workers;
 
     /** Builds the controller over listers and writers given directly; handlers are not registered (unit tests). */
     public ReplicaSetController(
@@ -89,6 +89,7 @@ public final class ReplicaSetController<T extends HasMetadata> implements Contro
         this.clock = requireNonNull(clock, "clock is null");
         this.expectations = new UidTrackingControllerExpectations(clock);
         this.queue = WorkQueue.withDefaultRateLimiter(kind.controllerName());
+        this.workers = new QueueWorkers<>(queue, this::sync);
         this.log = LoggerFactory.getLogger(kind.controllerName());
     }
 
@@ -134,23 +135,13 @@ public final class ReplicaSetController<T extends HasMetadata> implements Contro
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        if (workers == null) {
-            workers = Workers.start(queue, workerCount, this::sync);
-        }
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
     public void close() {
-        Workers running;
-        synchronized (this) {
-            running = workers;
-        }
-        if (running != null) {
-            running.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 
     WorkQueue<String> queue() {

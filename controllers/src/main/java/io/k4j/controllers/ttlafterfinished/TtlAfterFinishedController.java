@@ -13,7 +13,7 @@ import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -46,7 +46,7 @@ public final class TtlAfterFinishedController implements Controller {
     private final JobClient client;
     private final InstantSource clock;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = QueueWorkers.requeuingAfter(queue, this::sync);
 
     public TtlAfterFinishedController(ControllerContext context) {
         this(context.informers().lister(Job.class), apiClient(context.clientFor(SERVICE_ACCOUNT)), context.clock());
@@ -90,16 +90,13 @@ public final class TtlAfterFinishedController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, key -> sync(key).ifPresent(delay -> queue.addAfter(key, delay)));
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        }
-        queue.shutDown();
+    public void close() {
+        workers.close();
     }
 
     private void enqueueIfNeeded(Job job) {
