@@ -2,6 +2,7 @@ package io.k4j.apiserver.kubelet;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.apiserver.stream.BulkInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.EOFException;
@@ -143,7 +144,7 @@ public final class KubeletResponse implements Closeable {
     }
 
     /** Chunked transfer coding (RFC 9112 section 7.1); trailers are read and dropped. */
-    private static final class ChunkedInput extends InputStream {
+    private static final class ChunkedInput extends BulkInputStream {
         private final InputStream input;
         private long remaining;
         private boolean finished;
@@ -152,12 +153,6 @@ public final class KubeletResponse implements Closeable {
             this.input = requireNonNull(input, "input is null");
         }
 
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int count = read(one, 0, 1);
-            return count < 0 ? -1 : one[0] & 0xff;
-        }
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
@@ -198,7 +193,7 @@ public final class KubeletResponse implements Closeable {
         }
     }
 
-    private static final class LimitedInput extends InputStream {
+    private static final class LimitedInput extends BulkInputStream {
         private final InputStream input;
         private long remaining;
 
@@ -207,12 +202,6 @@ public final class KubeletResponse implements Closeable {
             this.remaining = length;
         }
 
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int count = read(one, 0, 1);
-            return count < 0 ? -1 : one[0] & 0xff;
-        }
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
