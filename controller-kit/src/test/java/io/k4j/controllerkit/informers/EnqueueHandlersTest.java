@@ -32,4 +32,16 @@ class EnqueueHandlersTest {
 
         assertThat(enqueued).containsExactly("added", "new");
     }
+
+    @Test
+    void ofHandsEachEventToItsFunction() {
+        ResourceEventHandler<String> handler = EnqueueHandlers.of(object -> enqueued.add("add " + object),
+                (oldObject, newObject) -> enqueued.add("update " + oldObject + " " + newObject), object -> enqueued.add("delete " + object));
+
+        handler.onAdd("a");
+        handler.onUpdate("a", "b");
+        handler.onDelete("b", true);
+
+        assertThat(enqueued).containsExactly("add a", "update a b", "delete b");
+    }
 }

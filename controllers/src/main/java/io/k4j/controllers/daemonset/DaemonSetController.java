@@ -98,25 +98,7 @@ public final class DaemonSetController implements Controller {
                 enqueueAll();
             }
         });
-        context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                podAdded(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                enqueueOwner(newPod);
-                if (!Objects.equals(ownerKey(oldPod), ownerKey(newPod))) {
-                    enqueueOwner(oldPod);
-                }
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                podDeleted(pod);
-            }
-        });
+        context.informers().informer(Pod.class).addEventHandler(EnqueueHandlers.of(this::podAdded, this::podUpdated, this::podDeleted));
     }
 
     void podAdded(Pod pod) {
@@ -124,6 +106,13 @@ public final class DaemonSetController implements Controller {
             expectations.creationObserved(key);
             queue.add(key);
         });
+    }
+
+    void podUpdated(Pod oldPod, Pod newPod) {
+        enqueueOwner(newPod);
+        if (!Objects.equals(ownerKey(oldPod), ownerKey(newPod))) {
+            enqueueOwner(oldPod);
+        }
     }
 
     void podDeleted(Pod pod) {

@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.SuccessPolicyRule;
 import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPods;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.controllerkit.expectations.UidTrackingControllerExpectations;
@@ -106,22 +105,7 @@ public final class JobController implements Controller {
                 new ApiPodControl(context.clientFor(SERVICE_ACCOUNT), context.eventRecorder(SERVICE_ACCOUNT)),
                 context.eventRecorder(SERVICE_ACCOUNT), context.clock());
         context.informers().informer(Job.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueue));
-        context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                podAdded(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                podUpdated(oldPod, newPod);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                podDeleted(pod);
-            }
-        });
+        context.informers().informer(Pod.class).addEventHandler(EnqueueHandlers.of(this::podAdded, this::podUpdated, this::podDeleted));
     }
 
     JobController(Lister<Job> jobs, Lister<Pod> pods, JobWriter writer, PodControl podControl, EventRecorder events, InstantSource clock) {
