@@ -1,6 +1,5 @@
 package io.k4j.controllers.resourcequota;
 
-import io.k4j.api.quota.QuotaUsage;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,12 +22,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.k4j.api.quantity.Quantity;
+import io.k4j.api.quota.QuotaUsage;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
-import io.k4j.controllerkit.workqueue.WorkQueue;
 import io.k4j.controllerkit.workqueue.QueueWorkers;
+import io.k4j.controllerkit.workqueue.WorkQueue;
 import io.k4j.controllers.dynamic.ApiResource;
 import io.k4j.controllers.dynamic.DynamicClient;
 import io.k4j.controllers.dynamic.ResourceDiscovery;
