@@ -85,7 +85,6 @@ final class EndPointStreams extends AbstractConnection implements Connection.Upg
     }
 
     private final class Input extends BulkInputStream {
-
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
             if (length == 0) {
@@ -113,7 +112,6 @@ final class EndPointStreams extends AbstractConnection implements Connection.Upg
     }
 
     private final class Output extends BulkOutputStream {
-
         @Override
         public void write(byte[] buffer, int offset, int length) throws IOException {
             try (Blocker.Callback written = Blocker.callback()) {

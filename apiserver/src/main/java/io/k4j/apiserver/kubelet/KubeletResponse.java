@@ -153,7 +153,6 @@ public final class KubeletResponse implements Closeable {
             this.input = requireNonNull(input, "input is null");
         }
 
-
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
             if (finished) {
@@ -201,7 +200,6 @@ public final class KubeletResponse implements Closeable {
             this.input = input;
             this.remaining = length;
         }
-
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {

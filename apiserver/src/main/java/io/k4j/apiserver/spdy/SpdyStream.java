@@ -124,7 +124,6 @@ public final class SpdyStream {
     }
 
     private final class Output extends BulkOutputStream {
-
         @Override
         public void write(byte[] buffer, int offset, int length) throws IOException {
             if (localEnded.get()) {

@@ -51,7 +51,6 @@ public final class ChunkInputStream extends BulkInputStream {
         }
     }
 
-
     @Override
     public int read(byte[] buffer, int offset, int length) throws InterruptedIOException {
         if (length == 0) {

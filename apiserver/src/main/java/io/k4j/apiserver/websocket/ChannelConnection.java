@@ -262,7 +262,6 @@ public final class ChannelConnection implements Closeable {
             this.channel = channel;
         }
 
-
         @Override
         public void write(byte[] buffer, int offset, int length) throws IOException {
             if (closed) {

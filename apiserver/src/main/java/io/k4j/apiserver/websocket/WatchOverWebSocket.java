@@ -152,7 +152,6 @@ public final class WatchOverWebSocket implements HttpExchange {
             this.text = text;
         }
 
-
         @Override
         public void write(byte[] buffer, int offset, int length) throws IOException {
             int start = offset;

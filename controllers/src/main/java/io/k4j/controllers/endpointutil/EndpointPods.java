@@ -67,24 +67,12 @@ public final class EndpointPods {
 
     /** The pods a service selects, from the pod lister. */
     public static List<Pod> selectedPods(Lister<Pod> pods, Service service) {
-        List<Pod> selected = new ArrayList<>();
-        for (Pod pod : pods.list(service.getMetadata().getNamespace())) {
-            if (selects(service, pod)) {
-                selected.add(pod);
-            }
-        }
-        return selected;
+        return pods.list(service.getMetadata().getNamespace()).stream().filter(pod -> selects(service, pod)).toList();
     }
 
     /** The services (with selectors) whose selector matches the pod. */
     public static List<Service> servicesSelecting(Lister<Service> services, Pod pod) {
-        List<Service> matching = new ArrayList<>();
-        for (Service service : services.list(pod.getMetadata().getNamespace())) {
-            if (selects(service, pod)) {
-                matching.add(service);
-            }
-        }
-        return matching;
+        return services.list(pod.getMetadata().getNamespace()).stream().filter(service -> selects(service, pod)).toList();
     }
 
     /** Enqueues a service on every change of it. */
