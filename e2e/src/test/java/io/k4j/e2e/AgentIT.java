@@ -11,13 +11,17 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * {@code k4j agent} joins a control-plane-only {@code k4j server} on the same host as its only node: the node becomes
  * Ready, a pod scheduled there runs, and logs and exec reach it through the apiserver. A wrong token is refused with a
- * clear message. Needs root and the node's Debian packages.
+ * clear message. The agent stops cleanly last. Needs root and the node's Debian packages.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentIT {
     private static final String NODE_NAME = "k4j-agent-" + ProcessHandle.current().pid();
     private static final String POD = """
@@ -68,6 +72,7 @@ class AgentIT {
     }
 
     @Test
+    @Order(1)
     void theAgentsNodeIsTheOnlyNodeAndRunsAPodReachedThroughTheApiserver() {
         await("node " + NODE_NAME + " Ready").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> {
             assertThat(agent.isAlive()).as("the agent runs; its log:%n%s", agent.log()).isTrue();
@@ -91,6 +96,7 @@ class AgentIT {
     }
 
     @Test
+    @Order(2)
     void theAgentRunsAsItsNodeAndTheNodeAuthorizerLimitsIt() {
         await("the agent's kubeconfig").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                 .until(() -> Files.exists(agent.kubeletKubeconfig()));
@@ -102,9 +108,16 @@ class AgentIT {
         Kubectl.Result secrets = asNode.run("get", "secrets", "-n", "kube-system");
         assertThat(secrets.exitCode()).isNotZero();
         assertThat(secrets.stderr()).contains("forbidden");
+        // NodeRestriction holds for the joined node as for the server's own.
+        await("node " + NODE_NAME + " registered").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                .until(() -> kubectl.run("get", "node", NODE_NAME).exitCode() == 0);
+        Kubectl.Result label = asNode.run("label", "node", NODE_NAME, "node-restriction.kubernetes.io/role=special");
+        assertThat(label.exitCode()).isNotZero();
+        assertThat(label.stderr()).contains("is not allowed to modify labels: node-restriction.kubernetes.io/role");
     }
 
     @Test
+    @Order(3)
     void aWrongTokenIsRefusedWithAClearMessage() throws Exception {
         String token = Files.readString(server.dataDirectory().resolve("token")).strip();
         String wrong = token.substring(0, token.lastIndexOf(':') + 1) + "not-the-secret";
@@ -115,5 +128,17 @@ class AgentIT {
         assertThat(exit.exitCode()).isNotZero();
         assertThat(exit.output()).contains("k4j agent: the server refused the join token (401 Unauthorized)");
         assertThat(kubectl.run("get", "node", "refused").exitCode()).isNotZero();
+        assertThat(Files.readString(server.dataDirectory().resolve("server.log")))
+                .contains("node join token in " + server.dataDirectory().resolve("token"), "k4j agent --server=https://127.0.0.1:" + server.port());
+    }
+
+    @Test
+    @Order(4)
+    void theAgentStopsCleanly() {
+        assertThat(agent.stop(Duration.ofSeconds(60))).as("the agent ended; its log:%n%s", agent.log()).isTrue();
+
+        assertThat(agent.log()).contains("shutting down");
+        await("containerd and the registry of the agent stopped").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> agent.leftoverProcesses().isEmpty());
     }
 }

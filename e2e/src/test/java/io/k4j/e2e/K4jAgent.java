@@ -108,6 +108,25 @@ public final class K4jAgent implements AutoCloseable {
         }
     }
 
+    /** Stops the agent as a service manager does (SIGTERM) and waits until it ended; false if it did not within {@code timeout}. */
+    public boolean stop(Duration timeout) {
+        process.destroy();
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The processes still running whose command line names the agent's data directory (containerd, registry). */
+    public List<ProcessHandle> leftoverProcesses() {
+        String directory = dataDirectory.toString();
+        return ProcessHandle.allProcesses()
+                .filter(other -> other.isAlive() && other.info().commandLine().orElse("").contains(directory))
+                .toList();
+    }
+
     @Override
     public void close() {
         try {
@@ -118,10 +137,7 @@ public final class K4jAgent implements AutoCloseable {
                 }
             }
             // What the agent started in sessions of its own (containerd, registry) outlives a killed agent; stop it.
-            String directory = dataDirectory.toString();
-            ProcessHandle.allProcesses()
-                    .filter(other -> other.info().commandLine().orElse("").contains(directory))
-                    .forEach(ProcessHandle::destroy);
+            leftoverProcesses().forEach(ProcessHandle::destroy);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
