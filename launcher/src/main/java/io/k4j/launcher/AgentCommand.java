@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ final class AgentCommand implements Callable<Integer> {
         try {
             joinToken = NodeJoinToken.parse(tokenText());
         } catch (IllegalArgumentException e) {
-            return fail("the join token is malformed (" + e.getMessage() + "): pass the content of the server's <data-dir>/token");
+            return fail(e.getMessage());
         }
         URI serverUri;
         try {
@@ -94,7 +95,12 @@ final class AgentCommand implements Callable<Integer> {
         }
         String hostName = InetAddress.getLocalHost().getHostName();
         String name = Optional.ofNullable(nodeName).filter(value -> !value.isBlank()).orElse(hostName).toLowerCase(Locale.ROOT);
-        List<InetAddress> addresses = nodeIp == null || nodeIp.isBlank() ? NodeConfig.defaultAddresses() : List.of(InetAddress.getByName(nodeIp));
+        List<InetAddress> addresses;
+        try {
+            addresses = nodeIp == null || nodeIp.isBlank() ? NodeConfig.defaultAddresses() : List.of(InetAddress.getByName(nodeIp));
+        } catch (UnknownHostException e) {
+            return fail("--node-ip is not an address: " + nodeIp);
+        }
         Path directory = (dataDir != null ? dataDir : defaultDataDirectory()).toAbsolutePath().normalize();
 
         LOG.info("joining {} as node {} (addresses {})", serverUri, name, addresses.stream().map(InetAddress::getHostAddress).toList());
@@ -107,7 +113,11 @@ final class AgentCommand implements Callable<Integer> {
         }
         LOG.info("got the credentials of system:node:{} from {}", name, serverUri);
         String serverUrl = serverUri.toString().replaceAll("/+$", "");
-        writeCredentials(directory, serverUrl, name, credentials);
+        try {
+            writeCredentials(directory, serverUrl, name, credentials);
+        } catch (IOException e) {
+            return fail("cannot write the node's credentials into " + directory + ": " + e.getMessage());
+        }
         LOG.info("wrote the node's kubeconfig to {}", directory.resolve("kubelet.kubeconfig"));
 
         NodeConfig node = new NodeConfig(directory, name, hostName, addresses,
@@ -116,18 +126,37 @@ final class AgentCommand implements Callable<Integer> {
         return run(node, new JoinedNodeIdentity(serverUrl, credentials));
     }
 
-    private String tokenText() throws IOException {
+    /**
+     * The token from {@code --token} or {@code --token-file}.
+     *
+     * @throws IllegalArgumentException with what to do when there is none, both, or the token is malformed
+     */
+    private String tokenText() {
         if (token != null && tokenFile != null) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "give --token or --token-file, not both");
+            throw new IllegalArgumentException("give --token or --token-file, not both");
         }
         if (token != null) {
-            return token;
+            return checkedToken(token);
         }
         if (tokenFile != null) {
-            return Files.readString(tokenFile);
+            try {
+                return checkedToken(Files.readString(tokenFile));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read --token-file " + tokenFile + ": " + e.getMessage(), e);
+            }
         }
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                "the agent needs the server's join token: --token=<content of the server's <data-dir>/token> or --token-file=<file>");
+        throw new IllegalArgumentException("the agent needs the server's join token: --token=<content of the server's <data-dir>/token> "
+                + "or --token-file=<file>");
+    }
+
+    private static String checkedToken(String text) {
+        try {
+            NodeJoinToken.parse(text);
+            return text;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the join token is malformed (" + e.getMessage() + "): pass the content of the server's "
+                    + "<data-dir>/token", e);
+        }
     }
 
     private static Path defaultDataDirectory() {

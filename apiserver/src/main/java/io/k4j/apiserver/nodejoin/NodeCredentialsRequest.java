@@ -12,13 +12,11 @@ import java.util.List;
 /**
  * What a joining node asks for at {@link NodeJoinHandler#PATH}: credentials for {@code system:node:<nodeName>} and a
  * kubelet serving certificate valid for its host names and addresses. The JSON body is
- * {@code {"nodeName": "…", "hostNames": ["…"], "addresses": ["10.0.0.5"]}}.
+ * {@code {"nodeName": "…", "hostNames": ["…"], "addresses": ["10.0.0.5"]}}. Immutable and thread-safe.
  *
  * @param nodeName the node's name (a DNS-1123 subdomain)
  * @param hostNames DNS names for the kubelet serving certificate
  * @param addresses IP address literals for the kubelet serving certificate
- *
- * <p>Immutable and thread-safe.
  */
 public record NodeCredentialsRequest(String nodeName, List<String> hostNames, List<String> addresses) {
     public NodeCredentialsRequest {

@@ -21,12 +21,10 @@ import java.util.Optional;
  * The token a node joins the cluster with, in k3s's shape: {@code K4J<sha256 of the cluster CA>::node:<secret>}. The
  * secret is what the server checks; the CA hash lets the joining node verify the server before it trusts anything it
  * says (k3s's {@code K10<hash>::server:<password>}). A bare secret is accepted by the server too, as k3s does, but a
- * node needs the full form to verify the server.
+ * node needs the full form to verify the server. Immutable and thread-safe.
  *
  * @param caHash hex SHA-256 of the cluster CA certificate's DER encoding, when the token names it
  * @param secret the shared secret
- *
- * <p>Immutable and thread-safe.
  */
 public record NodeJoinToken(Optional<String> caHash, String secret) {
     private static final String PREFIX = "K4J";
