@@ -12,6 +12,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.k4j.api.codec.Timestamps;
 import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.kubelet.admission.ResourceAdmission;
+import io.k4j.kubelet.config.ManifestFileSource;
+import io.k4j.kubelet.config.MirrorPodClient;
+import io.k4j.kubelet.config.StaticPods;
 import io.k4j.kubelet.kuberuntime.ContainerWaiting;
 import io.k4j.kubelet.kuberuntime.KubeRuntimeManager;
 import io.k4j.kubelet.kuberuntime.PodRuntimeStatus;
@@ -57,7 +60,8 @@ import java.util.function.BiFunction;
  * it gracefully, remove what is left and delete the pod object. A PLEG relist every second turns runtime changes
  * (a container that exited) into syncs; every pod is also synced every {@code syncFrequency}. Pods the runtime still
  * runs when the kubelet starts are re-adopted without restarting anything, because everything is found through the
- * runtime's labels.
+ * runtime's labels. Static pods from a manifest path run beside the API's pods; each gets a mirror pod in the API
+ * that shows its status, is recreated when deleted, and is deleted with its static pod.
  *
  * <p>Thread-safe.
  */
@@ -85,7 +89,13 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private final Map<String, String> fingerprints = new ConcurrentHashMap<>();
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
     private final Set<String> rejected = ConcurrentHashMap.newKeySet();
+    /** Mirror pods of the API by namespace/name; never run, only kept in step with the static pods. */
+    private final Map<String, Pod> mirrorPods = new ConcurrentHashMap<>();
+    /** The current static pods' UIDs by namespace/name. */
+    private final Map<String, String> staticPods = new ConcurrentHashMap<>();
     private volatile SharedIndexInformer<Pod> informer;
+    private volatile ManifestFileSource manifests;
+    private final MirrorPodClient mirrorClient;
 
     /**
      * @param probeManagerFactory makes the probe manager from where it reads containers and whom it tells about
@@ -104,11 +114,25 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         this.statuses = new StatusManager(client);
         this.probes = probeManagerFactory.apply(this, this);
         this.workers = new PodWorkers(this::syncPod);
+        this.mirrorClient = new MirrorPodClient(client, config.nodeName());
+    }
+
+    /**
+     * Runs static pods from a manifest path (upstream's {@code --pod-manifest-path}) besides the pods of the API,
+     * with a mirror pod in the API for each. Call before {@link #start}.
+     *
+     * @param checkPeriod how often the path is read again
+     */
+    public void addManifestSource(Path manifestPath, Duration checkPeriod) {
+        manifests = new ManifestFileSource(manifestPath, config.nodeName(), checkPeriod, clock, this::staticPodsChanged);
     }
 
     /** Registers the node, starts watching its pods and the runtime; returns once the pod cache is synced. */
     public void start() {
         nodeStatus.start();
+        if (manifests != null) {
+            manifests.start();
+        }
         informer = client.pods().inAnyNamespace()
                 .withField("spec.nodeName", config.nodeName())
                 .inform(new ResourceEventHandler<>() {
@@ -124,6 +148,10 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
                     @Override
                     public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                        if (StaticPods.isMirrorPod(pod)) {
+                            mirrorPodDeleted(pod);
+                            return;
+                        }
                         String uid = pod.getMetadata().getUid();
                         pods.remove(uid);
                         workers.update(uid);
@@ -132,16 +160,125 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         relist();
         timer.scheduleWithFixedDelay(this::relist, config.relistPeriod().toMillis(), config.relistPeriod().toMillis(),
                 TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(() -> pods.keySet().forEach(workers::update), config.syncFrequency().toMillis(),
+        timer.scheduleWithFixedDelay(this::resync, config.syncFrequency().toMillis(),
                 config.syncFrequency().toMillis(), TimeUnit.MILLISECONDS);
         log.info("Kubelet of node {} started", config.nodeName());
     }
 
+    private void resync() {
+        pods.keySet().forEach(workers::update);
+        mirrorPods.values().stream()
+                .filter(mirror -> !staticPods.containsKey(StaticPods.fullName(mirror)))
+                .forEach(this::deleteOrphanedMirrorPod);
+    }
+
     private void podChanged(Pod pod) {
+        if (StaticPods.isMirrorPod(pod)) {
+            mirrorPodChanged(pod);
+            return;
+        }
         String uid = pod.getMetadata().getUid();
         pods.put(uid, pod);
         lastKnown.put(uid, pod);
         workers.update(uid);
+    }
+
+    // ---- static pods and their mirror pods -----------------------------------------------------------------------
+
+    /** A new set of static pods from the manifest source: removed ones are stopped, new or changed ones synced. */
+    private void staticPodsChanged(List<Pod> current) {
+        Map<String, Pod> byUid = new HashMap<>();
+        current.forEach(pod -> byUid.put(pod.getMetadata().getUid(), pod));
+        for (Map.Entry<String, String> entry : List.copyOf(staticPods.entrySet())) {
+            if (!byUid.containsKey(entry.getValue())) {
+                staticPods.remove(entry.getKey(), entry.getValue());
+                pods.remove(entry.getValue());
+                workers.update(entry.getValue());
+            }
+        }
+        for (Pod pod : current) {
+            String uid = pod.getMetadata().getUid();
+            staticPods.put(StaticPods.fullName(pod), uid);
+            if (pods.putIfAbsent(uid, pod) == null) {
+                lastKnown.put(uid, pod);
+                log.info("Static pod {} (uid {}) added", StaticPods.fullName(pod), uid);
+                workers.update(uid);
+            }
+        }
+    }
+
+    private void mirrorPodChanged(Pod mirror) {
+        String fullName = StaticPods.fullName(mirror);
+        mirrorPods.put(fullName, mirror);
+        String staticUid = staticPods.get(fullName);
+        if (staticUid != null) {
+            workers.update(staticUid);
+        }
+        else {
+            // A mirror pod without its static pod (the manifest is gone, or was removed while the kubelet was down).
+            deleteOrphanedMirrorPod(mirror);
+        }
+    }
+
+    private void mirrorPodDeleted(Pod mirror) {
+        String fullName = StaticPods.fullName(mirror);
+        mirrorPods.computeIfPresent(fullName,
+                (name, known) -> known.getMetadata().getUid().equals(mirror.getMetadata().getUid()) ? null : known);
+        String staticUid = staticPods.get(fullName);
+        if (staticUid != null) {
+            workers.update(staticUid);
+        }
+    }
+
+    private void deleteOrphanedMirrorPod(Pod mirror) {
+        timer.execute(() -> {
+            if (staticPods.containsKey(StaticPods.fullName(mirror))) {
+                return;
+            }
+            try {
+                log.info("Deleting orphaned mirror pod {}", StaticPods.fullName(mirror));
+                mirrorClient.delete(mirror);
+            }
+            catch (KubernetesClientException e) {
+                log.warn("Deleting orphaned mirror pod {} failed: {}", StaticPods.fullName(mirror), e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * Keeps the static pod's mirror pod current, as upstream's SyncPod: a mirror pod of another version or being
+     * deleted is deleted, and a missing one created.
+     */
+    private void syncMirrorPod(Pod staticPod) {
+        Pod mirror = mirrorPods.get(StaticPods.fullName(staticPod));
+        if (mirror != null && !StaticPods.isMirrorOf(mirror, staticPod)) {
+            log.info("Deleting mirror pod {} (uid {}): it is outdated or being deleted", StaticPods.fullName(mirror),
+                    mirror.getMetadata().getUid());
+            mirrorClient.delete(mirror);
+            mirrorPods.remove(StaticPods.fullName(mirror), mirror);
+            mirror = null;
+        }
+        if (mirror == null) {
+            log.info("Creating mirror pod for static pod {}", StaticPods.fullName(staticPod));
+            mirrorClient.create(staticPod);
+        }
+    }
+
+    /** An older static pod of the same name that is still being stopped (its manifest changed). */
+    private boolean olderStaticPodStopping(Pod staticPod) {
+        String uid = staticPod.getMetadata().getUid();
+        String fullName = StaticPods.fullName(staticPod);
+        return lastKnown.entrySet().stream().anyMatch(entry -> !entry.getKey().equals(uid)
+                && !pods.containsKey(entry.getKey()) && StaticPods.fullName(entry.getValue()).equals(fullName));
+    }
+
+    /** The pod of the API whose status shows {@code pod}: the pod itself, or a static pod's current mirror pod. */
+    private Optional<Pod> statusTarget(Pod pod) {
+        if (!StaticPods.isStaticPod(pod)) {
+            return Optional.of(pod);
+        }
+        return Optional.ofNullable(mirrorPods.get(StaticPods.fullName(pod)))
+                .filter(mirror -> StaticPods.isMirrorOf(mirror, pod));
     }
 
     /** PLEG: lists the runtime and syncs every pod whose sandboxes or containers changed. */
@@ -207,6 +344,12 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         if (rejected.contains(uid)) {
             return;
         }
+        boolean staticPod = StaticPods.isStaticPod(pod);
+        if (staticPod && olderStaticPodStopping(pod)) {
+            // As upstream: a static pod's new version starts only once its old version stopped.
+            requeue(uid, clock.instant().plus(Duration.ofSeconds(1)));
+            return;
+        }
         PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (!admitted.contains(uid)) {
             if (status.containers().isEmpty() && status.sandboxes().isEmpty()) {
@@ -218,6 +361,16 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 }
             }
             admitted.add(uid);
+        }
+        if (staticPod) {
+            try {
+                syncMirrorPod(pod);
+            }
+            catch (RuntimeException e) {
+                // The static pod runs whether or not the API takes its mirror pod; the next sync tries again.
+                log.warn("Syncing the mirror pod of static pod {} failed: {}", StaticPods.fullName(pod), e.getMessage());
+                requeue(uid, clock.instant().plus(RETRY));
+            }
         }
         PodVolumes podVolumes;
         try {
@@ -264,14 +417,14 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 .withMessage(rejection.message())
                 .withStartTime(Timestamps.format(clock.instant()))
                 .build();
-        statuses.setPodStatus(pod, status);
+        statusTarget(pod).ifPresent(target -> statuses.setPodStatus(target, status));
     }
 
     private void writeStatus(Pod pod, PodRuntimeStatus runtimeStatus) {
         String uid = pod.getMetadata().getUid();
         PodStatus status = PodStatusGenerator.generate(pod, runtimeStatus, waiting.getOrDefault(uid, Map.of()),
                 this::probeStatus, config.nodeIps(), clock.instant());
-        statuses.setPodStatus(pod, status);
+        statusTarget(pod).ifPresent(target -> statuses.setPodStatus(target, status));
     }
 
     private ContainerProbeStatus probeStatus(String podUid, String containerName, String containerId) {
@@ -316,6 +469,13 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 runtime.killPod(placeholder(status), status, Duration.ZERO);
             }
             runtime.removePod(runtime.podStatus(uid, status.name(), status.namespace()));
+        }
+        if (known != null && StaticPods.isStaticPod(known) && !staticPods.containsKey(StaticPods.fullName(known))) {
+            Pod mirror = mirrorPods.get(StaticPods.fullName(known));
+            if (mirror != null) {
+                log.info("Deleting mirror pod {}: its static pod is gone", StaticPods.fullName(known));
+                mirrorClient.delete(mirror);
+            }
         }
         unmount(uid);
         forget(uid);
@@ -436,6 +596,9 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
     @Override
     public void close() {
+        if (manifests != null) {
+            manifests.close();
+        }
         if (informer != null) {
             informer.close();
         }
