@@ -49,10 +49,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The kubelet of a real node: watches the pods bound to its node, admits them, and has one worker per pod sync it
@@ -93,6 +95,9 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private final Map<String, Pod> mirrorPods = new ConcurrentHashMap<>();
     /** The current static pods' UIDs by namespace/name. */
     private final Map<String, String> staticPods = new ConcurrentHashMap<>();
+    /** Pods the eviction manager evicted, with the grace period to kill them in. */
+    private final Map<String, Duration> evicted = new ConcurrentHashMap<>();
+    private final List<Function<Pod, Optional<ResourceAdmission.Rejection>>> admissionChecks = new CopyOnWriteArrayList<>();
     private volatile SharedIndexInformer<Pod> informer;
     private volatile ManifestFileSource manifests;
     private final MirrorPodClient mirrorClient;
@@ -125,6 +130,14 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
      */
     public void addManifestSource(Path manifestPath, Duration checkPeriod) {
         manifests = new ManifestFileSource(manifestPath, config.nodeName(), checkPeriod, clock, this::staticPodsChanged);
+    }
+
+    /**
+     * Adds a check every new pod must pass before it runs (such as the eviction manager's under node pressure), run
+     * before the resource fit. Call before {@link #start}.
+     */
+    public void addAdmissionCheck(Function<Pod, Optional<ResourceAdmission.Rejection>> check) {
+        admissionChecks.add(requireNonNull(check, "check is null"));
     }
 
     /** Registers the node, starts watching its pods and the runtime; returns once the pod cache is synced. */
@@ -326,7 +339,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
             else if (pod.getMetadata().getDeletionTimestamp() != null) {
                 terminatePod(pod);
             }
-            else if (isTerminal(pod)) {
+            else if (isTerminal(pod) || evicted.containsKey(uid)) {
                 stopTerminalPod(pod);
             }
             else {
@@ -353,8 +366,11 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (!admitted.contains(uid)) {
             if (status.containers().isEmpty() && status.sandboxes().isEmpty()) {
-                Optional<ResourceAdmission.Rejection> rejection = ResourceAdmission.admit(pod, admittedPods(uid),
-                        nodeStatus.allocatable());
+                Optional<ResourceAdmission.Rejection> rejection = admissionChecks.stream()
+                        .map(check -> check.apply(pod))
+                        .flatMap(Optional::stream)
+                        .findFirst()
+                        .or(() -> ResourceAdmission.admit(pod, admittedPods(uid), nodeStatus.allocatable()));
                 if (rejection.isPresent()) {
                     reject(pod, rejection.get());
                     return;
@@ -422,9 +438,16 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
     private void writeStatus(Pod pod, PodRuntimeStatus runtimeStatus) {
         String uid = pod.getMetadata().getUid();
-        PodStatus status = PodStatusGenerator.generate(pod, runtimeStatus, waiting.getOrDefault(uid, Map.of()),
+        Optional<Pod> target = statusTarget(pod);
+        if (target.isEmpty()) {
+            return;
+        }
+        // A static pod's status lives on its mirror pod: transition times and start time continue from there.
+        Pod withStatus = target.get() == pod ? pod
+                : new io.fabric8.kubernetes.api.model.PodBuilder(pod).withStatus(target.get().getStatus()).build();
+        PodStatus status = PodStatusGenerator.generate(withStatus, runtimeStatus, waiting.getOrDefault(uid, Map.of()),
                 this::probeStatus, config.nodeIps(), clock.instant());
-        statusTarget(pod).ifPresent(target -> statuses.setPodStatus(target, status));
+        statuses.setPodStatus(target.get(), status);
     }
 
     private ContainerProbeStatus probeStatus(String podUid, String containerName, String containerId) {
@@ -449,8 +472,35 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         probes.removePod(uid);
         PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (!status.isStopped()) {
-            runtime.killPod(pod, status, KubeRuntimeManager.gracePeriod(pod));
+            runtime.killPod(pod, status, evicted.getOrDefault(uid, KubeRuntimeManager.gracePeriod(pod)));
+            if (evicted.containsKey(uid)) {
+                writeEvictedStatus(pod, runtime.podStatus(uid, pod.getMetadata().getName(),
+                        pod.getMetadata().getNamespace()));
+            }
         }
+    }
+
+    /** An evicted pod's containers are stopped: its status shows them terminated, and stays Failed/Evicted. */
+    private void writeEvictedStatus(Pod pod, PodRuntimeStatus runtimeStatus) {
+        Optional<Pod> target = statusTarget(pod);
+        PodStatus current = target.map(Pod::getStatus).orElse(null);
+        if (target.isEmpty() || current == null || !"Evicted".equals(current.getReason())) {
+            return;
+        }
+        PodStatus generated = PodStatusGenerator.generate(pod, runtimeStatus, waiting.getOrDefault(pod.getMetadata().getUid(), Map.of()),
+                this::probeStatus, config.nodeIps(), clock.instant());
+        List<io.fabric8.kubernetes.api.model.PodCondition> conditions = new ArrayList<>(
+                generated.getConditions() == null ? List.of() : generated.getConditions());
+        if (current.getConditions() != null) {
+            current.getConditions().stream().filter(condition -> "DisruptionTarget".equals(condition.getType()))
+                    .forEach(conditions::add);
+        }
+        statuses.setPodStatus(target.get(), new PodStatusBuilder(generated)
+                .withPhase("Failed")
+                .withReason(current.getReason())
+                .withMessage(current.getMessage())
+                .withConditions(conditions)
+                .build());
     }
 
     /** A pod gone from the API (deleted while the kubelet was down, or force-deleted): remove what the runtime has. */
@@ -520,6 +570,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         unhealthy.remove(uid);
         admitted.remove(uid);
         rejected.remove(uid);
+        evicted.remove(uid);
         statuses.forget(uid);
         if (!pods.containsKey(uid)) {
             lastKnown.remove(uid);
@@ -535,6 +586,50 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private void requeue(String uid, Instant at) {
         long delay = Math.max(0, Duration.between(clock.instant(), at).toMillis());
         timer.schedule(() -> workers.update(uid), delay, TimeUnit.MILLISECONDS);
+    }
+
+    // ---- eviction ----------------------------------------------------------------------------------------------
+
+    /** The pods that run or are about to: admitted, neither terminated, evicted nor being deleted. */
+    public List<Pod> activePods() {
+        return pods.values().stream()
+                .filter(pod -> admitted.contains(pod.getMetadata().getUid()))
+                .filter(pod -> !isTerminal(pod) && !evicted.containsKey(pod.getMetadata().getUid()))
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    /**
+     * Evicts a pod as upstream's eviction manager: an {@code Evicted} event, the pod's status Failed with reason
+     * {@code Evicted}, the message and a DisruptionTarget condition, then its containers killed within
+     * {@code gracePeriod}.
+     */
+    public void evictPod(Pod pod, String message, Duration gracePeriod) {
+        String uid = pod.getMetadata().getUid();
+        evicted.put(uid, gracePeriod);
+        events.event(statusTarget(pod).orElse(pod), EventRecorder.WARNING, "Evicted", message);
+        String now = Timestamps.format(clock.instant());
+        PodStatus current = statusTarget(pod).map(Pod::getStatus).orElse(pod.getStatus());
+        List<io.fabric8.kubernetes.api.model.PodCondition> conditions = new ArrayList<>();
+        if (current != null && current.getConditions() != null) {
+            current.getConditions().stream().filter(condition -> !"DisruptionTarget".equals(condition.getType()))
+                    .forEach(conditions::add);
+        }
+        conditions.add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType("DisruptionTarget")
+                .withStatus("True")
+                .withReason("TerminationByKubelet")
+                .withMessage(message)
+                .withLastTransitionTime(now)
+                .build());
+        PodStatus status = new PodStatusBuilder(current == null ? new PodStatus() : current)
+                .withPhase("Failed")
+                .withReason("Evicted")
+                .withMessage(message)
+                .withConditions(conditions)
+                .build();
+        statusTarget(pod).ifPresent(target -> statuses.setPodStatus(target, status));
+        workers.update(uid);
     }
 
     // ---- what the prober reads and tells ------------------------------------------------------------------------

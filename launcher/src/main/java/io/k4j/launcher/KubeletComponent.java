@@ -11,7 +11,15 @@ import io.k4j.kubelet.containerd.ContainerdConfig;
 import io.k4j.kubelet.containerd.ContainerdProcess;
 import io.k4j.kubelet.cri.CriConnection;
 import io.k4j.kubelet.cri.CriTimeouts;
+import io.k4j.kubelet.admission.ResourceAdmission;
+import io.k4j.kubelet.cri.CriException;
+import io.k4j.kubelet.cri.ImageService;
 import io.k4j.kubelet.cri.RuntimeService;
+import io.k4j.kubelet.cri.v1.ContainerFilter;
+import io.k4j.kubelet.eviction.CriPodUsage;
+import io.k4j.kubelet.eviction.EvictionManager;
+import io.k4j.kubelet.eviction.HostSignalObserver;
+import io.k4j.kubelet.images.ImageGarbageCollector;
 import io.k4j.kubelet.env.KubeletContainerEnvironment;
 import io.k4j.kubelet.kuberuntime.CriCommandRunner;
 import io.k4j.kubelet.kuberuntime.ImageManager;
@@ -30,6 +38,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -47,6 +56,11 @@ import java.util.Optional;
 final class KubeletComponent implements Component {
     private static final Logger log = LoggerFactory.getLogger(KubeletComponent.class);
     private static final Duration CONTAINERD_START_TIMEOUT = Duration.ofMinutes(1);
+    /**
+     * How often the static pod manifests are read. Upstream checks every 20 s and learns of changes at once through
+     * inotify; reading a few small files every 2 s gives nearly the same reaction with one code path.
+     */
+    private static final Duration MANIFEST_CHECK_PERIOD = Duration.ofSeconds(2);
 
     private final ServerConfig config;
     private final ComponentClients clients;
@@ -57,6 +71,8 @@ final class KubeletComponent implements Component {
     private CriConnection connection;
     private Kubelet kubelet;
     private KubeletServer server;
+    private EvictionManager evictionManager;
+    private ImageGarbageCollector imageGarbageCollector;
 
     private KubeletComponent(ServerConfig config, ComponentClients clients, String nodeName, String hostName) {
         this.config = config;
@@ -116,10 +132,59 @@ final class KubeletComponent implements Component {
         kubelet = new Kubelet(nodeClient, kubeletConfig, runtimeManager, volumes,
                 (states, listener) -> new KubeletProbeManager(commandRunner, states, listener, events, clock),
                 nodeStatus, events, clock);
+        Path manifestPath = config.podManifestPath().orElse(agentDirectory.resolve("pod-manifests"));
+        if (config.podManifestPath().isEmpty()) {
+            Files.createDirectories(manifestPath);
+        }
+        kubelet.addManifestSource(manifestPath, MANIFEST_CHECK_PERIOD);
+        ImageService imageService = connection.imageService();
+        imageGarbageCollector = new ImageGarbageCollector(imageService,
+                () -> runtime.listContainers(ContainerFilter.getDefaultInstance()), setup.sandboxImage(),
+                config.imageGcPolicy(), () -> imageFilesystem(imageService).map(path -> new ImageGarbageCollector
+                        .FilesystemUsage(HostResources.storageBytes(path), HostResources.storageAvailableBytes(path))),
+                clock);
+        ImageGarbageCollector images = imageGarbageCollector;
+        evictionManager = new EvictionManager(config.evictionHard(),
+                new HostSignalObserver(kubeletConfig.rootDirectory(), () -> imageFilesystem(imageService)),
+                new CriPodUsage(runtime), kubelet::activePods, kubelet::evictPod, signal -> images.deleteUnusedImages(),
+                clock, EvictionManager.PRESSURE_TRANSITION_PERIOD);
+        EvictionManager eviction = evictionManager;
+        kubelet.addAdmissionCheck(pod -> eviction.admit(pod)
+                .map(message -> new ResourceAdmission.Rejection(EvictionManager.REASON, message)));
+        nodeStatus.setPressureConditions(new NodeStatusManager.PressureConditions() {
+            @Override
+            public boolean memoryPressure() {
+                return eviction.memoryPressure();
+            }
+
+            @Override
+            public boolean diskPressure() {
+                return eviction.diskPressure();
+            }
+        });
+        // The first pass decides the pressure conditions before the node registers and pods are admitted.
+        evictionManager.synchronize();
         kubelet.start();
+        evictionManager.start(EvictionManager.MONITORING_INTERVAL);
+        imageGarbageCollector.start(ImageGarbageCollector.PERIOD);
         server = KubeletServers.start(clients.pki(), nodeName, hostName, addresses, kubeletConfig.port(),
                 nodeClient, kubelet, runtime, clock);
         log.info("Node {} runs on {}", nodeName, endpoint);
+    }
+
+    /** Where the runtime keeps its images, as it reports it (CRI ImageFsInfo). */
+    private static Optional<Path> imageFilesystem(ImageService images) {
+        try {
+            return images.imageFsInfo().getImageFilesystemsList().stream()
+                    .map(usage -> usage.getFsId().getMountpoint())
+                    .filter(mountpoint -> !mountpoint.isEmpty())
+                    .map(Path::of)
+                    .filter(Files::exists)
+                    .findFirst();
+        }
+        catch (CriException e) {
+            return Optional.empty();
+        }
     }
 
     private void writeCniConfig(List<String> podCidrs) {
@@ -147,6 +212,12 @@ final class KubeletComponent implements Component {
             catch (IOException e) {
                 log.warn("Closing the kubelet server failed", e);
             }
+        }
+        if (evictionManager != null) {
+            evictionManager.close();
+        }
+        if (imageGarbageCollector != null) {
+            imageGarbageCollector.close();
         }
         if (kubelet != null) {
             kubelet.close();

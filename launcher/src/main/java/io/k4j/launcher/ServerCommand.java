@@ -1,5 +1,7 @@
 package io.k4j.launcher;
 
+import io.k4j.kubelet.eviction.EvictionThresholds;
+import io.k4j.kubelet.images.ImageGcPolicy;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -101,6 +103,26 @@ final class ServerCommand implements Callable<Integer> {
             description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
     String kubeProxyNetworkNamespace;
 
+    @Option(names = "--pod-manifest-path",
+            description = "Directory (or file) of static pod manifests the node runs (default: <data-dir>/agent/pod-manifests).")
+    Path podManifestPath;
+
+    @Option(names = "--eviction-hard", defaultValue = EvictionThresholds.DEFAULT_HARD,
+            description = "Hard eviction thresholds, as upstream's kubelet; giving it replaces all defaults (default ${DEFAULT-VALUE}).")
+    String evictionHard;
+
+    @Option(names = "--image-gc-high-threshold", defaultValue = "85",
+            description = "Image file system usage percent from which unused images are deleted (default ${DEFAULT-VALUE}).")
+    int imageGcHighThreshold;
+
+    @Option(names = "--image-gc-low-threshold", defaultValue = "80",
+            description = "Image file system usage percent image garbage collection frees down to (default ${DEFAULT-VALUE}).")
+    int imageGcLowThreshold;
+
+    @Option(names = "--minimum-image-ttl-duration", defaultValue = "2m", converter = GoDurationConverter.class,
+            description = "Minimum age of an unused image before it is garbage collected (default ${DEFAULT-VALUE}).")
+    Duration minimumImageTtlDuration;
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -151,6 +173,9 @@ final class ServerCommand implements Callable<Integer> {
                 kubeletPort,
                 cniBridge,
                 disableKubeProxy,
-                Optional.ofNullable(kubeProxyNetworkNamespace));
+                Optional.ofNullable(kubeProxyNetworkNamespace),
+                Optional.ofNullable(podManifestPath),
+                EvictionThresholds.parse(evictionHard),
+                new ImageGcPolicy(imageGcHighThreshold, imageGcLowThreshold, minimumImageTtlDuration));
     }
 }
