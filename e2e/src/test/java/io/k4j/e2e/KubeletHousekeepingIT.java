@@ -159,7 +159,7 @@ class KubeletHousekeepingIT {
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> kubectl.run("get", "pod",
                 "evicted", "-o", "jsonpath={.status.phase}/{.status.reason}").stdout().equals("Failed/Evicted"));
         String message = kubectl.run("get", "pod", "evicted", "-o", "jsonpath={.status.message}").assertSuccess().stdout();
-        assertThat(message).matches("The node was low on resource: memory\\. Threshold quantity: 1000Gi, available: \\d+(Ki)?\\. .*");
+        assertThat(message).matches("The node was low on resource: memory\\. Threshold quantity: 1000Gi, available: \\d+(Ki|Mi|Gi)?\\. .*");
         assertThat(kubectl.run("get", "pod", "evicted", "-o",
                 "jsonpath={.status.conditions[?(@.type=='DisruptionTarget')].reason}").assertSuccess().stdout())
                 .isEqualTo("TerminationByKubelet");

@@ -95,10 +95,12 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private final Map<String, Pod> mirrorPods = new ConcurrentHashMap<>();
     /** The current static pods' UIDs by namespace/name. */
     private final Map<String, String> staticPods = new ConcurrentHashMap<>();
-    /** Pods the eviction manager evicted, with the grace period to kill them in. */
-    private final Map<String, Duration> evicted = new ConcurrentHashMap<>();
+    /** Pods the eviction manager evicted: the grace period to kill them in and the status that says why. */
+    private final Map<String, Eviction> evicted = new ConcurrentHashMap<>();
     private final List<Function<Pod, Optional<ResourceAdmission.Rejection>>> admissionChecks = new CopyOnWriteArrayList<>();
     private volatile SharedIndexInformer<Pod> informer;
+
+    private record Eviction(Duration gracePeriod, String message, io.fabric8.kubernetes.api.model.PodCondition disruption) {}
     private volatile ManifestFileSource manifests;
     private final MirrorPodClient mirrorClient;
 
@@ -472,33 +474,30 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         probes.removePod(uid);
         PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (!status.isStopped()) {
-            runtime.killPod(pod, status, evicted.getOrDefault(uid, KubeRuntimeManager.gracePeriod(pod)));
-            if (evicted.containsKey(uid)) {
-                writeEvictedStatus(pod, runtime.podStatus(uid, pod.getMetadata().getName(),
+            Eviction eviction = evicted.get(uid);
+            runtime.killPod(pod, status, eviction != null ? eviction.gracePeriod() : KubeRuntimeManager.gracePeriod(pod));
+            if (eviction != null) {
+                writeEvictedStatus(pod, eviction, runtime.podStatus(uid, pod.getMetadata().getName(),
                         pod.getMetadata().getNamespace()));
             }
         }
     }
 
     /** An evicted pod's containers are stopped: its status shows them terminated, and stays Failed/Evicted. */
-    private void writeEvictedStatus(Pod pod, PodRuntimeStatus runtimeStatus) {
+    private void writeEvictedStatus(Pod pod, Eviction eviction, PodRuntimeStatus runtimeStatus) {
         Optional<Pod> target = statusTarget(pod);
-        PodStatus current = target.map(Pod::getStatus).orElse(null);
-        if (target.isEmpty() || current == null || !"Evicted".equals(current.getReason())) {
+        if (target.isEmpty()) {
             return;
         }
         PodStatus generated = PodStatusGenerator.generate(pod, runtimeStatus, waiting.getOrDefault(pod.getMetadata().getUid(), Map.of()),
                 this::probeStatus, config.nodeIps(), clock.instant());
         List<io.fabric8.kubernetes.api.model.PodCondition> conditions = new ArrayList<>(
                 generated.getConditions() == null ? List.of() : generated.getConditions());
-        if (current.getConditions() != null) {
-            current.getConditions().stream().filter(condition -> "DisruptionTarget".equals(condition.getType()))
-                    .forEach(conditions::add);
-        }
+        conditions.add(eviction.disruption());
         statuses.setPodStatus(target.get(), new PodStatusBuilder(generated)
                 .withPhase("Failed")
-                .withReason(current.getReason())
-                .withMessage(current.getMessage())
+                .withReason("Evicted")
+                .withMessage(eviction.message())
                 .withConditions(conditions)
                 .build());
     }
@@ -606,7 +605,6 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
      */
     public void evictPod(Pod pod, String message, Duration gracePeriod) {
         String uid = pod.getMetadata().getUid();
-        evicted.put(uid, gracePeriod);
         events.event(statusTarget(pod).orElse(pod), EventRecorder.WARNING, "Evicted", message);
         String now = Timestamps.format(clock.instant());
         PodStatus current = statusTarget(pod).map(Pod::getStatus).orElse(pod.getStatus());
@@ -615,13 +613,15 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
             current.getConditions().stream().filter(condition -> !"DisruptionTarget".equals(condition.getType()))
                     .forEach(conditions::add);
         }
-        conditions.add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+        io.fabric8.kubernetes.api.model.PodCondition disruption = new io.fabric8.kubernetes.api.model.PodConditionBuilder()
                 .withType("DisruptionTarget")
                 .withStatus("True")
                 .withReason("TerminationByKubelet")
                 .withMessage(message)
                 .withLastTransitionTime(now)
-                .build());
+                .build();
+        conditions.add(disruption);
+        evicted.put(uid, new Eviction(gracePeriod, message, disruption));
         PodStatus status = new PodStatusBuilder(current == null ? new PodStatus() : current)
                 .withPhase("Failed")
                 .withReason("Evicted")
