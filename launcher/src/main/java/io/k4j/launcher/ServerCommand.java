@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -107,7 +108,7 @@ final class ServerCommand implements Callable<Integer> {
             description = "Directory (or file) of static pod manifests the node runs (default: <data-dir>/agent/pod-manifests).")
     Path podManifestPath;
 
-    @Option(names = "--eviction-hard", defaultValue = EvictionThresholds.DEFAULT_HARD,
+    @Option(names = "--eviction-hard", defaultValue = EvictionThresholds.DEFAULT_HARD, converter = EvictionHardConverter.class,
             description = "Hard eviction thresholds, as upstream's kubelet; giving it replaces all defaults (default ${DEFAULT-VALUE}).")
     String evictionHard;
 
@@ -141,6 +142,20 @@ final class ServerCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Checks {@code --eviction-hard} while the command line is parsed, so that a bad one is a usage error. */
+    static final class EvictionHardConverter implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            try {
+                EvictionThresholds.parse(value);
+                return value;
+            }
+            catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     ServerConfig toConfig() throws UnknownHostException {
