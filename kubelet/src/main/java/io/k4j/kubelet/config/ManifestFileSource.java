@@ -47,6 +47,7 @@ public final class ManifestFileSource implements AutoCloseable {
             Thread.ofPlatform().daemon().name("k4j-kubelet-manifests").factory());
     private final Map<Path, Read> known = new HashMap<>();
     private final Map<Path, String> reportedErrors = new HashMap<>();
+    private final java.util.Set<String> reportedDuplicates = new java.util.HashSet<>();
     private List<Pod> current;
     private boolean missingReported;
 
@@ -135,7 +136,23 @@ public final class ManifestFileSource implements AutoCloseable {
         known.clear();
         known.putAll(reads);
         reportedErrors.keySet().retainAll(files);
-        return pods;
+        return withoutDuplicates(pods);
+    }
+
+    /** As upstream's config merge: of pods with the same namespace and name, the first (by file name) wins. */
+    private List<Pod> withoutDuplicates(List<Pod> pods) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        List<Pod> unique = new ArrayList<>();
+        for (Pod pod : pods) {
+            if (names.add(StaticPods.fullName(pod))) {
+                unique.add(pod);
+            }
+            else if (reportedDuplicates.add(pod.getMetadata().getUid())) {
+                log.warn("Static pod {} from {} has the name of another static pod; ignoring it", StaticPods.fullName(pod),
+                        path);
+            }
+        }
+        return unique;
     }
 
     private List<Path> files() throws IOException {

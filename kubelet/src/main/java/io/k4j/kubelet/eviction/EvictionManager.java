@@ -15,11 +15,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,7 +72,8 @@ public final class EvictionManager implements AutoCloseable {
     private final Map<String, Instant> conditionLastMet = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("k4j-kubelet-eviction").factory());
-    private volatile Set<String> conditions = Set.of();
+    /** The pressure conditions in upstream's order (memory, then disk). */
+    private volatile List<String> conditions = List.of();
 
     /**
      * @param usage the usage of every pod the runtime runs, by pod UID
@@ -125,11 +124,11 @@ public final class EvictionManager implements AutoCloseable {
      * @return the rejection message, or empty to admit
      */
     public Optional<String> admit(Pod pod) {
-        Set<String> current = conditions;
+        List<String> current = conditions;
         if (current.isEmpty() || isCritical(pod)) {
             return Optional.empty();
         }
-        if (current.equals(Set.of(Signal.MEMORY_AVAILABLE.nodeCondition()))) {
+        if (current.equals(List.of(Signal.MEMORY_AVAILABLE.nodeCondition()))) {
             if (!QosClasses.BEST_EFFORT.equals(QosClasses.of(pod)) || toleratesMemoryPressure(pod)) {
                 return Optional.empty();
             }
@@ -149,7 +148,7 @@ public final class EvictionManager implements AutoCloseable {
         for (Threshold threshold : met) {
             conditionLastMet.put(threshold.signal().nodeCondition(), now);
         }
-        Set<String> newConditions = new LinkedHashSet<>();
+        List<String> newConditions = new ArrayList<>();
         for (String condition : List.of(Signal.MEMORY_AVAILABLE.nodeCondition(), Signal.NODEFS_AVAILABLE.nodeCondition())) {
             Instant lastMet = conditionLastMet.get(condition);
             if (lastMet != null && now.isBefore(lastMet.plus(transitionPeriod))) {
@@ -159,7 +158,7 @@ public final class EvictionManager implements AutoCloseable {
         if (!newConditions.equals(conditions)) {
             log.info("Eviction manager: node conditions now {}", newConditions);
         }
-        conditions = Set.copyOf(newConditions);
+        conditions = List.copyOf(newConditions);
         if (met.isEmpty()) {
             return Optional.empty();
         }

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Map;
 
 /**
- * A pod's resource usage, per container by name, as the runtime reports it.
+ * A pod's resource usage, per container by name, as the runtime reports it. Immutable.
  */
 public record PodUsage(Map<String, ContainerUsage> containers) {
     public PodUsage {

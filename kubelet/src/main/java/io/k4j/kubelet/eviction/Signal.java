@@ -3,7 +3,10 @@ package io.k4j.kubelet.eviction;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The eviction signals the kubelet observes, with upstream's names, the resource each starves and its node condition. */
+/**
+ * The eviction signals the kubelet observes, with upstream's names, the resource each starves and its node condition.
+ * Immutable.
+ */
 public enum Signal {
     MEMORY_AVAILABLE("memory.available", "memory", "MemoryPressure"),
     NODEFS_AVAILABLE("nodefs.available", "ephemeral-storage", "DiskPressure"),

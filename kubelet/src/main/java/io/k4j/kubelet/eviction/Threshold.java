@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.k4j.api.quantity.Quantity;
 
 /**
- * One eviction threshold: the signal is met when what is available falls below the value.
+ * One eviction threshold: the signal is met when what is available falls below the value. Immutable.
  *
  * @param signal what is observed
  * @param value an absolute quantity or a percentage of capacity

@@ -7,7 +7,7 @@ import java.time.Duration;
 /**
  * When images are garbage collected, as upstream's ImageGCPolicy: once the image file system is
  * {@code highThresholdPercent} full, unused images are deleted until it is at most {@code lowThresholdPercent} full;
- * an image is never deleted before it has been known for {@code minimumAge}.
+ * an image is never deleted before it has been known for {@code minimumAge}. Immutable.
  */
 public record ImageGcPolicy(int highThresholdPercent, int lowThresholdPercent, Duration minimumAge) {
     /** Upstream's defaults: 85 %, 80 %, 2 minutes. */

@@ -84,6 +84,17 @@ class ManifestFileSourceTest {
     }
 
     @Test
+    void ofTwoPodsWithOneNameTheFirstFileWins() throws Exception {
+        Files.writeString(directory.resolve("a.yaml"), POD.formatted("web", "busybox"));
+        Files.writeString(directory.resolve("b.yaml"), POD.formatted("web", "nginx"));
+        try (ManifestFileSource source = source(directory)) {
+            source.start();
+            assertThat(updates.getLast()).singleElement()
+                    .satisfies(pod -> assertThat(pod.getSpec().getContainers().getFirst().getImage()).isEqualTo("busybox"));
+        }
+    }
+
+    @Test
     void aSingleFileIsItsPod() throws Exception {
         Path file = directory.resolve("only.yaml");
         Files.writeString(file, POD.formatted("only", "busybox"));
