@@ -660,7 +660,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
     @Override
     public List<Pod> pods() {
-        return List.copyOf(pods.values());
+        return pods.values().stream().map(this::withReportedStatus).toList();
     }
 
     @Override
@@ -668,7 +668,18 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         return pods.values().stream()
                 .filter(pod -> pod.getMetadata().getNamespace().equals(namespace)
                         && pod.getMetadata().getName().equals(name))
-                .findFirst();
+                .findFirst()
+                .map(this::withReportedStatus);
+    }
+
+    /** A static pod with the status its mirror pod shows (the static pod itself has none). */
+    private Pod withReportedStatus(Pod pod) {
+        if (!StaticPods.isStaticPod(pod)) {
+            return pod;
+        }
+        return statusTarget(pod)
+                .map(mirror -> new io.fabric8.kubernetes.api.model.PodBuilder(pod).withStatus(mirror.getStatus()).build())
+                .orElse(pod);
     }
 
     @Override

@@ -179,7 +179,7 @@ public final class EvictionManager implements AutoCloseable {
         List<Pod> candidates = activePods.get().stream().filter(pod -> !isCritical(pod)).toList();
         List<Pod> ranked = EvictionRanking.rank(candidates, podUsage, resource);
         if (ranked.isEmpty()) {
-            log.info("Eviction manager: threshold {} met, but there is no pod to evict", starved.signal().signalName());
+            log.debug("Eviction manager: threshold {} met, but there is no pod to evict", starved.signal().signalName());
             return Optional.empty();
         }
         Pod victim = ranked.getFirst();
