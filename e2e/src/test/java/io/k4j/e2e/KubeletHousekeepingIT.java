@@ -75,8 +75,15 @@ class KubeletHousekeepingIT {
     @AfterAll
     static void stop() throws Exception {
         if (server != null) {
+            stopEveryPod();
             server.close();
             String directory = server.dataDirectory().toString();
+            Path log = server.dataDirectory().resolve("server.log");
+            if (Files.exists(log)) {
+                Files.createDirectories(Path.of("target"));
+                Files.copy(log, Path.of("target", "KubeletHousekeepingIT-server.log"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
             ProcessHandle.allProcesses()
                     .filter(process -> process.info().commandLine().orElse("").contains(directory))
                     .forEach(ProcessHandle::destroy);
@@ -106,7 +113,7 @@ class KubeletHousekeepingIT {
                 + "{.spec.nodeName} {.metadata.labels.tier}").assertSuccess().stdout();
         assertThat(details).isEqualTo(hash + " file Node/" + node + "/true " + node + " control-plane");
         // Logs come from the static pod through the kubelet server, found by the mirror pod's name.
-        await().atMost(Duration.ofSeconds(30)).until(() -> kubectl.run("logs", "-n", "kube-system", mirror).stdout().equals("v1\n"));
+        awaitLogs(mirror, "v1\n");
 
         // A deleted mirror pod comes back; the static pod keeps running, untouched.
         String firstMirrorUid = fields[0];
@@ -124,7 +131,7 @@ class KubeletHousekeepingIT {
                     + "{.metadata.annotations.kubernetes\\.io/config\\.hash} {.status.phase}").stdout();
             return now.endsWith(" Running") && !now.startsWith(hash + " ");
         });
-        await().atMost(Duration.ofSeconds(30)).until(() -> kubectl.run("logs", "-n", "kube-system", mirror).stdout().equals("v2\n"));
+        awaitLogs(mirror, "v2\n");
         assertThat(runningContainersOf(mirror)).isEqualTo(1);
 
         // A removed manifest stops the pod and deletes its mirror pod.
@@ -170,6 +177,47 @@ class KubeletHousekeepingIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> runningContainersOf("evicted") == 0);
         assertThat(kubectl.run("get", "pod", "evicted", "-o",
                 "jsonpath={.status.containerStatuses[0].state.terminated.reason}").assertSuccess().stdout()).isNotEmpty();
+    }
+
+    /** A closed server leaves its pods' containers running (the next start adopts them): stop them first. */
+    private static void stopEveryPod() throws Exception {
+        Path manifests = server.dataDirectory().resolve("agent/pod-manifests");
+        if (Files.isDirectory(manifests)) {
+            try (java.util.stream.Stream<Path> files = Files.list(manifests)) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+        kubectl.run("delete", "pods", "--all", "--all-namespaces", "--wait=true", "--timeout=60s");
+        try {
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).until(() -> allContainers() == 0);
+        }
+        catch (org.awaitility.core.ConditionTimeoutException e) {
+            System.err.println("KubeletHousekeepingIT: containers still left after deleting every pod");
+        }
+    }
+
+    private static long allContainers() throws Exception {
+        Path socket = server.dataDirectory().resolve("agent/containerd/containerd.sock");
+        try (CriConnection connection = CriConnection.open(socket, CriTimeouts.DEFAULT)) {
+            return connection.runtimeService().listContainers(ContainerFilter.getDefaultInstance()).size()
+                    + connection.runtimeService().listPodSandbox(
+                            io.k4j.kubelet.cri.v1.PodSandboxFilter.getDefaultInstance()).size();
+        }
+    }
+
+    private static void awaitLogs(String pod, String expected) {
+        Kubectl.Result[] last = new Kubectl.Result[1];
+        try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+                last[0] = kubectl.run("logs", "-n", "kube-system", pod);
+                return last[0].stdout().equals(expected);
+            });
+        }
+        catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("kubectl logs " + pod + " gave " + last[0], e);
+        }
     }
 
     private static String awaitRunningMirror(String name, String previousUid) {
