@@ -50,8 +50,10 @@ import java.util.Optional;
  * The real node of {@code k4j server}, as k3s's agent: prepares the node's runtime surroundings (packages, local
  * registry with the standard images, registry mirror hosts, CNI directories), starts and supervises k4j's own
  * containerd (unless {@code --container-runtime-endpoint} names one), then runs the kubelet as
- * {@code system:node:<name>} and its HTTPS server on {@code --kubelet-port} (10250). Closing it stops the kubelet and containerd; the pods'
- * containers keep running in their shims and the next start adopts them. Coexists with the simulated nodes.
+ * {@code system:node:<name>} and its HTTPS server on {@code --kubelet-port} (10250), with its housekeeping: static
+ * pods from {@code --pod-manifest-path}, the eviction manager ({@code --eviction-hard}) and image garbage collection.
+ * Closing it stops the kubelet and containerd; the pods' containers keep running in their shims and the next start
+ * adopts them. Coexists with the simulated nodes.
  */
 final class KubeletComponent implements Component {
     private static final Logger log = LoggerFactory.getLogger(KubeletComponent.class);
