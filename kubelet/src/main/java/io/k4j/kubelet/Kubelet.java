@@ -12,6 +12,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.k4j.api.codec.Timestamps;
 import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.kubelet.admission.ResourceAdmission;
+import io.k4j.kubelet.config.ManifestFileSource;
+import io.k4j.kubelet.config.MirrorPodClient;
+import io.k4j.kubelet.config.StaticPods;
 import io.k4j.kubelet.kuberuntime.ContainerWaiting;
 import io.k4j.kubelet.kuberuntime.KubeRuntimeManager;
 import io.k4j.kubelet.kuberuntime.PodRuntimeStatus;
@@ -46,10 +49,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The kubelet of a real node: watches the pods bound to its node, admits them, and has one worker per pod sync it
@@ -57,7 +62,8 @@ import java.util.function.BiFunction;
  * it gracefully, remove what is left and delete the pod object. A PLEG relist every second turns runtime changes
  * (a container that exited) into syncs; every pod is also synced every {@code syncFrequency}. Pods the runtime still
  * runs when the kubelet starts are re-adopted without restarting anything, because everything is found through the
- * runtime's labels.
+ * runtime's labels. Static pods from a manifest path run beside the API's pods; each gets a mirror pod in the API
+ * that shows its status, is recreated when deleted, and is deleted with its static pod.
  *
  * <p>Thread-safe.
  */
@@ -85,7 +91,18 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private final Map<String, String> fingerprints = new ConcurrentHashMap<>();
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
     private final Set<String> rejected = ConcurrentHashMap.newKeySet();
+    /** Mirror pods of the API by namespace/name; never run, only kept in step with the static pods. */
+    private final Map<String, Pod> mirrorPods = new ConcurrentHashMap<>();
+    /** The current static pods' UIDs by namespace/name. */
+    private final Map<String, String> staticPods = new ConcurrentHashMap<>();
+    /** Pods the eviction manager evicted: the grace period to kill them in and the status that says why. */
+    private final Map<String, Eviction> evicted = new ConcurrentHashMap<>();
+    private final List<Function<Pod, Optional<ResourceAdmission.Rejection>>> admissionChecks = new CopyOnWriteArrayList<>();
     private volatile SharedIndexInformer<Pod> informer;
+
+    private record Eviction(Duration gracePeriod, String message, io.fabric8.kubernetes.api.model.PodCondition disruption) {}
+    private volatile ManifestFileSource manifests;
+    private final MirrorPodClient mirrorClient;
 
     /**
      * @param probeManagerFactory makes the probe manager from where it reads containers and whom it tells about
@@ -104,11 +121,33 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         this.statuses = new StatusManager(client);
         this.probes = probeManagerFactory.apply(this, this);
         this.workers = new PodWorkers(this::syncPod);
+        this.mirrorClient = new MirrorPodClient(client, config.nodeName());
+    }
+
+    /**
+     * Runs static pods from a manifest path (upstream's {@code --pod-manifest-path}) besides the pods of the API,
+     * with a mirror pod in the API for each. Call before {@link #start}.
+     *
+     * @param checkPeriod how often the path is read again
+     */
+    public void addManifestSource(Path manifestPath, Duration checkPeriod) {
+        manifests = new ManifestFileSource(manifestPath, config.nodeName(), checkPeriod, clock, this::staticPodsChanged);
+    }
+
+    /**
+     * Adds a check every new pod must pass before it runs (such as the eviction manager's under node pressure), run
+     * before the resource fit. Call before {@link #start}.
+     */
+    public void addAdmissionCheck(Function<Pod, Optional<ResourceAdmission.Rejection>> check) {
+        admissionChecks.add(requireNonNull(check, "check is null"));
     }
 
     /** Registers the node, starts watching its pods and the runtime; returns once the pod cache is synced. */
     public void start() {
         nodeStatus.start();
+        if (manifests != null) {
+            manifests.start();
+        }
         informer = client.pods().inAnyNamespace()
                 .withField("spec.nodeName", config.nodeName())
                 .inform(new ResourceEventHandler<>() {
@@ -124,6 +163,10 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
                     @Override
                     public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                        if (StaticPods.isMirrorPod(pod)) {
+                            mirrorPodDeleted(pod);
+                            return;
+                        }
                         String uid = pod.getMetadata().getUid();
                         pods.remove(uid);
                         workers.update(uid);
@@ -132,16 +175,125 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         relist();
         timer.scheduleWithFixedDelay(this::relist, config.relistPeriod().toMillis(), config.relistPeriod().toMillis(),
                 TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(() -> pods.keySet().forEach(workers::update), config.syncFrequency().toMillis(),
+        timer.scheduleWithFixedDelay(this::resync, config.syncFrequency().toMillis(),
                 config.syncFrequency().toMillis(), TimeUnit.MILLISECONDS);
         log.info("Kubelet of node {} started", config.nodeName());
     }
 
+    private void resync() {
+        pods.keySet().forEach(workers::update);
+        mirrorPods.values().stream()
+                .filter(mirror -> !staticPods.containsKey(StaticPods.fullName(mirror)))
+                .forEach(this::deleteOrphanedMirrorPod);
+    }
+
     private void podChanged(Pod pod) {
+        if (StaticPods.isMirrorPod(pod)) {
+            mirrorPodChanged(pod);
+            return;
+        }
         String uid = pod.getMetadata().getUid();
         pods.put(uid, pod);
         lastKnown.put(uid, pod);
         workers.update(uid);
+    }
+
+    // ---- static pods and their mirror pods -----------------------------------------------------------------------
+
+    /** A new set of static pods from the manifest source: removed ones are stopped, new or changed ones synced. */
+    private void staticPodsChanged(List<Pod> current) {
+        Map<String, Pod> byUid = new HashMap<>();
+        current.forEach(pod -> byUid.put(pod.getMetadata().getUid(), pod));
+        for (Map.Entry<String, String> entry : List.copyOf(staticPods.entrySet())) {
+            if (!byUid.containsKey(entry.getValue())) {
+                staticPods.remove(entry.getKey(), entry.getValue());
+                pods.remove(entry.getValue());
+                workers.update(entry.getValue());
+            }
+        }
+        for (Pod pod : current) {
+            String uid = pod.getMetadata().getUid();
+            staticPods.put(StaticPods.fullName(pod), uid);
+            if (pods.putIfAbsent(uid, pod) == null) {
+                lastKnown.put(uid, pod);
+                log.info("Static pod {} (uid {}) added", StaticPods.fullName(pod), uid);
+                workers.update(uid);
+            }
+        }
+    }
+
+    private void mirrorPodChanged(Pod mirror) {
+        String fullName = StaticPods.fullName(mirror);
+        mirrorPods.put(fullName, mirror);
+        String staticUid = staticPods.get(fullName);
+        if (staticUid != null) {
+            workers.update(staticUid);
+        }
+        else {
+            // A mirror pod without its static pod (the manifest is gone, or was removed while the kubelet was down).
+            deleteOrphanedMirrorPod(mirror);
+        }
+    }
+
+    private void mirrorPodDeleted(Pod mirror) {
+        String fullName = StaticPods.fullName(mirror);
+        mirrorPods.computeIfPresent(fullName,
+                (name, known) -> known.getMetadata().getUid().equals(mirror.getMetadata().getUid()) ? null : known);
+        String staticUid = staticPods.get(fullName);
+        if (staticUid != null) {
+            workers.update(staticUid);
+        }
+    }
+
+    private void deleteOrphanedMirrorPod(Pod mirror) {
+        timer.execute(() -> {
+            if (staticPods.containsKey(StaticPods.fullName(mirror))) {
+                return;
+            }
+            try {
+                log.info("Deleting orphaned mirror pod {}", StaticPods.fullName(mirror));
+                mirrorClient.delete(mirror);
+            }
+            catch (KubernetesClientException e) {
+                log.warn("Deleting orphaned mirror pod {} failed: {}", StaticPods.fullName(mirror), e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * Keeps the static pod's mirror pod current, as upstream's SyncPod: a mirror pod of another version or being
+     * deleted is deleted, and a missing one created.
+     */
+    private void syncMirrorPod(Pod staticPod) {
+        Pod mirror = mirrorPods.get(StaticPods.fullName(staticPod));
+        if (mirror != null && !StaticPods.isMirrorOf(mirror, staticPod)) {
+            log.info("Deleting mirror pod {} (uid {}): it is outdated or being deleted", StaticPods.fullName(mirror),
+                    mirror.getMetadata().getUid());
+            mirrorClient.delete(mirror);
+            mirrorPods.remove(StaticPods.fullName(mirror), mirror);
+            mirror = null;
+        }
+        if (mirror == null) {
+            log.info("Creating mirror pod for static pod {}", StaticPods.fullName(staticPod));
+            mirrorClient.create(staticPod);
+        }
+    }
+
+    /** An older static pod of the same name that is still being stopped (its manifest changed). */
+    private boolean olderStaticPodStopping(Pod staticPod) {
+        String uid = staticPod.getMetadata().getUid();
+        String fullName = StaticPods.fullName(staticPod);
+        return lastKnown.entrySet().stream().anyMatch(entry -> !entry.getKey().equals(uid)
+                && !pods.containsKey(entry.getKey()) && StaticPods.fullName(entry.getValue()).equals(fullName));
+    }
+
+    /** The pod of the API whose status shows {@code pod}: the pod itself, or a static pod's current mirror pod. */
+    private Optional<Pod> statusTarget(Pod pod) {
+        if (!StaticPods.isStaticPod(pod)) {
+            return Optional.of(pod);
+        }
+        return Optional.ofNullable(mirrorPods.get(StaticPods.fullName(pod)))
+                .filter(mirror -> StaticPods.isMirrorOf(mirror, pod));
     }
 
     /** PLEG: lists the runtime and syncs every pod whose sandboxes or containers changed. */
@@ -189,7 +341,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
             else if (pod.getMetadata().getDeletionTimestamp() != null) {
                 terminatePod(pod);
             }
-            else if (isTerminal(pod)) {
+            else if (isTerminal(pod) || evicted.containsKey(uid)) {
                 stopTerminalPod(pod);
             }
             else {
@@ -207,17 +359,36 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         if (rejected.contains(uid)) {
             return;
         }
+        boolean staticPod = StaticPods.isStaticPod(pod);
+        if (staticPod && olderStaticPodStopping(pod)) {
+            // As upstream: a static pod's new version starts only once its old version stopped.
+            requeue(uid, clock.instant().plus(Duration.ofSeconds(1)));
+            return;
+        }
         PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (!admitted.contains(uid)) {
             if (status.containers().isEmpty() && status.sandboxes().isEmpty()) {
-                Optional<ResourceAdmission.Rejection> rejection = ResourceAdmission.admit(pod, admittedPods(uid),
-                        nodeStatus.allocatable());
+                Optional<ResourceAdmission.Rejection> rejection = admissionChecks.stream()
+                        .map(check -> check.apply(pod))
+                        .flatMap(Optional::stream)
+                        .findFirst()
+                        .or(() -> ResourceAdmission.admit(pod, admittedPods(uid), nodeStatus.allocatable()));
                 if (rejection.isPresent()) {
                     reject(pod, rejection.get());
                     return;
                 }
             }
             admitted.add(uid);
+        }
+        if (staticPod) {
+            try {
+                syncMirrorPod(pod);
+            }
+            catch (RuntimeException e) {
+                // The static pod runs whether or not the API takes its mirror pod; the next sync tries again.
+                log.warn("Syncing the mirror pod of static pod {} failed: {}", StaticPods.fullName(pod), e.getMessage());
+                requeue(uid, clock.instant().plus(RETRY));
+            }
         }
         PodVolumes podVolumes;
         try {
@@ -264,14 +435,21 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 .withMessage(rejection.message())
                 .withStartTime(Timestamps.format(clock.instant()))
                 .build();
-        statuses.setPodStatus(pod, status);
+        statusTarget(pod).ifPresent(target -> statuses.setPodStatus(target, status));
     }
 
     private void writeStatus(Pod pod, PodRuntimeStatus runtimeStatus) {
         String uid = pod.getMetadata().getUid();
-        PodStatus status = PodStatusGenerator.generate(pod, runtimeStatus, waiting.getOrDefault(uid, Map.of()),
+        Optional<Pod> target = statusTarget(pod);
+        if (target.isEmpty()) {
+            return;
+        }
+        // A static pod's status lives on its mirror pod: transition times and start time continue from there.
+        Pod withStatus = target.get() == pod ? pod
+                : new io.fabric8.kubernetes.api.model.PodBuilder(pod).withStatus(target.get().getStatus()).build();
+        PodStatus status = PodStatusGenerator.generate(withStatus, runtimeStatus, waiting.getOrDefault(uid, Map.of()),
                 this::probeStatus, config.nodeIps(), clock.instant());
-        statuses.setPodStatus(pod, status);
+        statuses.setPodStatus(target.get(), status);
     }
 
     private ContainerProbeStatus probeStatus(String podUid, String containerName, String containerId) {
@@ -296,8 +474,32 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         probes.removePod(uid);
         PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
         if (!status.isStopped()) {
-            runtime.killPod(pod, status, KubeRuntimeManager.gracePeriod(pod));
+            Eviction eviction = evicted.get(uid);
+            runtime.killPod(pod, status, eviction != null ? eviction.gracePeriod() : KubeRuntimeManager.gracePeriod(pod));
+            if (eviction != null) {
+                writeEvictedStatus(pod, eviction, runtime.podStatus(uid, pod.getMetadata().getName(),
+                        pod.getMetadata().getNamespace()));
+            }
         }
+    }
+
+    /** An evicted pod's containers are stopped: its status shows them terminated, and stays Failed/Evicted. */
+    private void writeEvictedStatus(Pod pod, Eviction eviction, PodRuntimeStatus runtimeStatus) {
+        Optional<Pod> target = statusTarget(pod);
+        if (target.isEmpty()) {
+            return;
+        }
+        PodStatus generated = PodStatusGenerator.generate(pod, runtimeStatus, waiting.getOrDefault(pod.getMetadata().getUid(), Map.of()),
+                this::probeStatus, config.nodeIps(), clock.instant());
+        List<io.fabric8.kubernetes.api.model.PodCondition> conditions = new ArrayList<>(
+                generated.getConditions() == null ? List.of() : generated.getConditions());
+        conditions.add(eviction.disruption());
+        statuses.setPodStatus(target.get(), new PodStatusBuilder(generated)
+                .withPhase("Failed")
+                .withReason("Evicted")
+                .withMessage(eviction.message())
+                .withConditions(conditions)
+                .build());
     }
 
     /** A pod gone from the API (deleted while the kubelet was down, or force-deleted): remove what the runtime has. */
@@ -316,6 +518,13 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 runtime.killPod(placeholder(status), status, Duration.ZERO);
             }
             runtime.removePod(runtime.podStatus(uid, status.name(), status.namespace()));
+        }
+        if (known != null && StaticPods.isStaticPod(known) && !staticPods.containsKey(StaticPods.fullName(known))) {
+            Pod mirror = mirrorPods.get(StaticPods.fullName(known));
+            if (mirror != null) {
+                log.info("Deleting mirror pod {}: its static pod is gone", StaticPods.fullName(known));
+                mirrorClient.delete(mirror);
+            }
         }
         unmount(uid);
         forget(uid);
@@ -360,6 +569,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         unhealthy.remove(uid);
         admitted.remove(uid);
         rejected.remove(uid);
+        evicted.remove(uid);
         statuses.forget(uid);
         if (!pods.containsKey(uid)) {
             lastKnown.remove(uid);
@@ -375,6 +585,51 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private void requeue(String uid, Instant at) {
         long delay = Math.max(0, Duration.between(clock.instant(), at).toMillis());
         timer.schedule(() -> workers.update(uid), delay, TimeUnit.MILLISECONDS);
+    }
+
+    // ---- eviction ----------------------------------------------------------------------------------------------
+
+    /** The pods that run or are about to: admitted, neither terminated, evicted nor being deleted. */
+    public List<Pod> activePods() {
+        return pods.values().stream()
+                .filter(pod -> admitted.contains(pod.getMetadata().getUid()))
+                .filter(pod -> !isTerminal(pod) && !evicted.containsKey(pod.getMetadata().getUid()))
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    /**
+     * Evicts a pod as upstream's eviction manager: an {@code Evicted} event, the pod's status Failed with reason
+     * {@code Evicted}, the message and a DisruptionTarget condition, then its containers killed within
+     * {@code gracePeriod}.
+     */
+    public void evictPod(Pod pod, String message, Duration gracePeriod) {
+        String uid = pod.getMetadata().getUid();
+        events.event(statusTarget(pod).orElse(pod), EventRecorder.WARNING, "Evicted", message);
+        String now = Timestamps.format(clock.instant());
+        PodStatus current = statusTarget(pod).map(Pod::getStatus).orElse(pod.getStatus());
+        List<io.fabric8.kubernetes.api.model.PodCondition> conditions = new ArrayList<>();
+        if (current != null && current.getConditions() != null) {
+            current.getConditions().stream().filter(condition -> !"DisruptionTarget".equals(condition.getType()))
+                    .forEach(conditions::add);
+        }
+        io.fabric8.kubernetes.api.model.PodCondition disruption = new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType("DisruptionTarget")
+                .withStatus("True")
+                .withReason("TerminationByKubelet")
+                .withMessage(message)
+                .withLastTransitionTime(now)
+                .build();
+        conditions.add(disruption);
+        evicted.put(uid, new Eviction(gracePeriod, message, disruption));
+        PodStatus status = new PodStatusBuilder(current == null ? new PodStatus() : current)
+                .withPhase("Failed")
+                .withReason("Evicted")
+                .withMessage(message)
+                .withConditions(conditions)
+                .build();
+        statusTarget(pod).ifPresent(target -> statuses.setPodStatus(target, status));
+        workers.update(uid);
     }
 
     // ---- what the prober reads and tells ------------------------------------------------------------------------
@@ -405,7 +660,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
     @Override
     public List<Pod> pods() {
-        return List.copyOf(pods.values());
+        return pods.values().stream().map(this::withReportedStatus).toList();
     }
 
     @Override
@@ -413,7 +668,18 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         return pods.values().stream()
                 .filter(pod -> pod.getMetadata().getNamespace().equals(namespace)
                         && pod.getMetadata().getName().equals(name))
-                .findFirst();
+                .findFirst()
+                .map(this::withReportedStatus);
+    }
+
+    /** A static pod with the status its mirror pod shows (the static pod itself has none). */
+    private Pod withReportedStatus(Pod pod) {
+        if (!StaticPods.isStaticPod(pod)) {
+            return pod;
+        }
+        return statusTarget(pod)
+                .map(mirror -> new io.fabric8.kubernetes.api.model.PodBuilder(pod).withStatus(mirror.getStatus()).build())
+                .orElse(pod);
     }
 
     @Override
@@ -436,6 +702,9 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
     @Override
     public void close() {
+        if (manifests != null) {
+            manifests.close();
+        }
         if (informer != null) {
             informer.close();
         }

@@ -72,6 +72,9 @@ final class AgentCommand implements Callable<Integer> {
             description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
     String kubeProxyNetworkNamespace;
 
+    @picocli.CommandLine.Mixin
+    KubeletHousekeepingOptions housekeeping = new KubeletHousekeepingOptions();
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -122,7 +125,8 @@ final class AgentCommand implements Callable<Integer> {
 
         NodeConfig node = new NodeConfig(directory, name, hostName, addresses,
                 Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()), kubeletPort, cniBridge, disableKubeProxy,
-                Optional.ofNullable(kubeProxyNetworkNamespace), credentials.clusterCidr());
+                Optional.ofNullable(kubeProxyNetworkNamespace), credentials.clusterCidr(), housekeeping.podManifestPath(),
+                housekeeping.evictionHard(), housekeeping.imageGcPolicy());
         return run(node, new JoinedNodeIdentity(serverUrl, credentials));
     }
 

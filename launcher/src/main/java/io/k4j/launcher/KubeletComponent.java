@@ -11,7 +11,15 @@ import io.k4j.kubelet.containerd.ContainerdConfig;
 import io.k4j.kubelet.containerd.ContainerdProcess;
 import io.k4j.kubelet.cri.CriConnection;
 import io.k4j.kubelet.cri.CriTimeouts;
+import io.k4j.kubelet.admission.ResourceAdmission;
+import io.k4j.kubelet.cri.CriException;
+import io.k4j.kubelet.cri.ImageService;
 import io.k4j.kubelet.cri.RuntimeService;
+import io.k4j.kubelet.cri.v1.ContainerFilter;
+import io.k4j.kubelet.eviction.CriPodUsage;
+import io.k4j.kubelet.eviction.EvictionManager;
+import io.k4j.kubelet.eviction.HostSignalObserver;
+import io.k4j.kubelet.images.ImageGarbageCollector;
 import io.k4j.kubelet.env.KubeletContainerEnvironment;
 import io.k4j.kubelet.kuberuntime.CriCommandRunner;
 import io.k4j.kubelet.kuberuntime.ImageManager;
@@ -30,6 +38,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -40,13 +49,19 @@ import java.util.Optional;
  * The real node of {@code k4j server} and of {@code k4j agent}, as k3s's agent: prepares the node's runtime
  * surroundings (packages, local registry with the standard images, registry mirror hosts, CNI directories), starts and
  * supervises k4j's own containerd (unless {@code --container-runtime-endpoint} names one), then runs the kubelet as
- * {@code system:node:<name>} (its {@link NodeIdentity}) and its HTTPS server on {@code --kubelet-port} (10250). Closing
- * it stops the kubelet and containerd; the pods' containers keep running in their shims and the next start adopts
- * them. Coexists with the simulated nodes.
+ * {@code system:node:<name>} (its {@link NodeIdentity}) and its HTTPS server on {@code --kubelet-port} (10250), with
+ * its housekeeping: static pods from {@code --pod-manifest-path}, the eviction manager ({@code --eviction-hard}) and
+ * image garbage collection. Closing it stops the kubelet and containerd; the pods' containers keep running in their
+ * shims and the next start adopts them. Coexists with the simulated nodes.
  */
 final class KubeletComponent implements Component {
     private static final Logger log = LoggerFactory.getLogger(KubeletComponent.class);
     private static final Duration CONTAINERD_START_TIMEOUT = Duration.ofMinutes(1);
+    /**
+     * How often the static pod manifests are read. Upstream checks every 20 s and learns of changes at once through
+     * inotify; reading a few small files every 2 s gives nearly the same reaction with one code path.
+     */
+    private static final Duration MANIFEST_CHECK_PERIOD = Duration.ofSeconds(2);
 
     private final NodeConfig config;
     private final NodeIdentity identity;
@@ -55,6 +70,8 @@ final class KubeletComponent implements Component {
     private CriConnection connection;
     private Kubelet kubelet;
     private KubeletServer server;
+    private EvictionManager evictionManager;
+    private ImageGarbageCollector imageGarbageCollector;
 
     KubeletComponent(NodeConfig config, NodeIdentity identity) {
         this.config = requireNonNull(config, "config is null");
@@ -107,9 +124,58 @@ final class KubeletComponent implements Component {
         kubelet = new Kubelet(nodeClient, kubeletConfig, runtimeManager, volumes,
                 (states, listener) -> new KubeletProbeManager(commandRunner, states, listener, events, clock),
                 nodeStatus, events, clock);
+        Path manifestPath = config.podManifestPath().orElse(agentDirectory.resolve("pod-manifests"));
+        if (config.podManifestPath().isEmpty()) {
+            Files.createDirectories(manifestPath);
+        }
+        kubelet.addManifestSource(manifestPath, MANIFEST_CHECK_PERIOD);
+        ImageService imageService = connection.imageService();
+        imageGarbageCollector = new ImageGarbageCollector(imageService,
+                () -> runtime.listContainers(ContainerFilter.getDefaultInstance()), setup.sandboxImage(),
+                config.imageGcPolicy(), () -> imageFilesystem(imageService).map(path -> new ImageGarbageCollector
+                        .FilesystemUsage(HostResources.storageBytes(path), HostResources.storageAvailableBytes(path))),
+                clock);
+        ImageGarbageCollector images = imageGarbageCollector;
+        evictionManager = new EvictionManager(config.evictionHard(),
+                new HostSignalObserver(kubeletConfig.rootDirectory(), () -> imageFilesystem(imageService)),
+                new CriPodUsage(runtime), kubelet::activePods, kubelet::evictPod, signal -> images.deleteUnusedImages(),
+                clock, EvictionManager.PRESSURE_TRANSITION_PERIOD);
+        EvictionManager eviction = evictionManager;
+        kubelet.addAdmissionCheck(pod -> eviction.admit(pod)
+                .map(message -> new ResourceAdmission.Rejection(EvictionManager.REASON, message)));
+        nodeStatus.setPressureConditions(new NodeStatusManager.PressureConditions() {
+            @Override
+            public boolean memoryPressure() {
+                return eviction.memoryPressure();
+            }
+
+            @Override
+            public boolean diskPressure() {
+                return eviction.diskPressure();
+            }
+        });
+        // The first pass decides the pressure conditions before the node registers and pods are admitted.
+        evictionManager.synchronize();
         kubelet.start();
+        evictionManager.start(EvictionManager.MONITORING_INTERVAL);
+        imageGarbageCollector.start(ImageGarbageCollector.PERIOD);
         server = KubeletServers.start(identity, nodeName, kubeletConfig.port(), nodeClient, kubelet, runtime, clock);
         log.info("Node {} runs on {}", nodeName, endpoint);
+    }
+
+    /** Where the runtime keeps its images, as it reports it (CRI ImageFsInfo). */
+    private static Optional<Path> imageFilesystem(ImageService images) {
+        try {
+            return images.imageFsInfo().getImageFilesystemsList().stream()
+                    .map(usage -> usage.getFsId().getMountpoint())
+                    .filter(mountpoint -> !mountpoint.isEmpty())
+                    .map(Path::of)
+                    .filter(Files::exists)
+                    .findFirst();
+        }
+        catch (CriException e) {
+            return Optional.empty();
+        }
     }
 
     private void writeCniConfig(List<String> podCidrs) {
@@ -130,6 +196,12 @@ final class KubeletComponent implements Component {
             catch (IOException e) {
                 log.warn("Closing the kubelet server failed", e);
             }
+        }
+        if (evictionManager != null) {
+            evictionManager.close();
+        }
+        if (imageGarbageCollector != null) {
+            imageGarbageCollector.close();
         }
         if (kubelet != null) {
             kubelet.close();

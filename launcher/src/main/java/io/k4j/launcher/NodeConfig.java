@@ -2,6 +2,8 @@ package io.k4j.launcher;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.kubelet.eviction.Threshold;
+import io.k4j.kubelet.images.ImageGcPolicy;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +26,9 @@ import java.util.Optional;
  * @param disableKubeProxy do not run kube-proxy even as root
  * @param kubeProxyNetworkNamespace a named network namespace kube-proxy programs instead of the host's (tests)
  * @param clusterCidr the cluster's pod CIDR (kube-proxy tells pod traffic from outside traffic by it)
+ * @param podManifestPath the static pods' manifests (default {@code pod-manifests} in {@code directory})
+ * @param evictionHard the hard eviction thresholds
+ * @param imageGcPolicy when the node deletes unused images
  */
 record NodeConfig(
         Path directory,
@@ -35,7 +40,10 @@ record NodeConfig(
         String cniBridge,
         boolean disableKubeProxy,
         Optional<String> kubeProxyNetworkNamespace,
-        String clusterCidr) {
+        String clusterCidr,
+        Optional<Path> podManifestPath,
+        List<Threshold> evictionHard,
+        ImageGcPolicy imageGcPolicy) {
     NodeConfig {
         requireNonNull(directory, "directory is null");
         requireNonNull(nodeName, "nodeName is null");
@@ -51,6 +59,9 @@ record NodeConfig(
         requireNonNull(cniBridge, "cniBridge is null");
         requireNonNull(kubeProxyNetworkNamespace, "kubeProxyNetworkNamespace is null");
         requireNonNull(clusterCidr, "clusterCidr is null");
+        requireNonNull(podManifestPath, "podManifestPath is null");
+        evictionHard = List.copyOf(requireNonNull(evictionHard, "evictionHard is null"));
+        requireNonNull(imageGcPolicy, "imageGcPolicy is null");
     }
 
     /** The server's own node: in {@code <data-dir>/agent}, on the advertise address (else the host's first address). */
@@ -60,7 +71,8 @@ record NodeConfig(
                 : defaultAddresses();
         return new NodeConfig(config.dataDirectory().root().resolve("agent"), config.nodeName().orElse(hostName).toLowerCase(java.util.Locale.ROOT),
                 hostName, addresses, config.containerRuntimeEndpoint(), config.kubeletPort(), config.cniBridge(), config.disableKubeProxy(),
-                config.kubeProxyNetworkNamespace(), config.clusterCidr());
+                config.kubeProxyNetworkNamespace(), config.clusterCidr(), config.podManifestPath(), config.evictionHard(),
+                config.imageGcPolicy());
     }
 
     /** The host's first non-loopback IPv4 address, or loopback when it has none. */

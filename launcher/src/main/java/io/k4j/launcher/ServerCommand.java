@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -101,6 +102,9 @@ final class ServerCommand implements Callable<Integer> {
             description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
     String kubeProxyNetworkNamespace;
 
+    @CommandLine.Mixin
+    KubeletHousekeepingOptions housekeeping = new KubeletHousekeepingOptions();
+
     @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity, as upstream's -v (default ${DEFAULT-VALUE}).")
     int verbosity;
 
@@ -151,6 +155,9 @@ final class ServerCommand implements Callable<Integer> {
                 kubeletPort,
                 cniBridge,
                 disableKubeProxy,
-                Optional.ofNullable(kubeProxyNetworkNamespace));
+                Optional.ofNullable(kubeProxyNetworkNamespace),
+                housekeeping.podManifestPath(),
+                housekeeping.evictionHard(),
+                housekeeping.imageGcPolicy());
     }
 }

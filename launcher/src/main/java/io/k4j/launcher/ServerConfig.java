@@ -2,6 +2,9 @@ package io.k4j.launcher;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.kubelet.eviction.Threshold;
+import io.k4j.kubelet.images.ImageGcPolicy;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -45,6 +48,11 @@ import java.util.Optional;
  *     the host (tests)
  * @param kubeProxyNetworkNamespace a named network namespace ({@code ip netns}) kube-proxy programs instead of the
  *     host's, for tests that must not touch the host's tables
+ * @param podManifestPath the static pods' manifest path (upstream kubelet's {@code --pod-manifest-path}; default
+ *     {@code <data-dir>/agent/pod-manifests}, as k3s)
+ * @param evictionHard the hard eviction thresholds in upstream's {@code --eviction-hard} syntax
+ * @param imageGcPolicy when the node deletes unused images ({@code --image-gc-high-threshold},
+ *     {@code --image-gc-low-threshold}, {@code --minimum-image-ttl-duration})
  */
 public record ServerConfig(
         DataDirectory dataDirectory,
@@ -73,7 +81,10 @@ public record ServerConfig(
         int kubeletPort,
         String cniBridge,
         boolean disableKubeProxy,
-        Optional<String> kubeProxyNetworkNamespace) {
+        Optional<String> kubeProxyNetworkNamespace,
+        Optional<Path> podManifestPath,
+        List<Threshold> evictionHard,
+        ImageGcPolicy imageGcPolicy) {
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
@@ -108,5 +119,8 @@ public record ServerConfig(
         }
         requireNonNull(cniBridge, "cniBridge is null");
         requireNonNull(nodeName, "nodeName is null");
+        requireNonNull(podManifestPath, "podManifestPath is null");
+        evictionHard = List.copyOf(requireNonNull(evictionHard, "evictionHard is null"));
+        requireNonNull(imageGcPolicy, "imageGcPolicy is null");
     }
 }

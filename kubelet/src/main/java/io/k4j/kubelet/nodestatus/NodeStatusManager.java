@@ -70,6 +70,7 @@ public final class NodeStatusManager implements AutoCloseable {
     private volatile List<String> podCidrs = List.of();
     private volatile RuntimeHealth runtimeHealth = new RuntimeHealth(false, "container runtime status check may not have completed yet");
     private volatile String nodeUid = "";
+    private volatile PressureConditions pressure;
     private int leaseFailures;
 
     public NodeStatusManager(KubernetesClient client, KubeletConfig config, RuntimeService runtime, ImageService images,
@@ -81,6 +82,21 @@ public final class NodeStatusManager implements AutoCloseable {
         this.podCidrListener = requireNonNull(podCidrListener, "podCidrListener is null");
         this.kubeletVersion = requireNonNull(kubeletVersion, "kubeletVersion is null");
         this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /**
+     * Where MemoryPressure and DiskPressure come from: the eviction manager, which knows the configured thresholds.
+     * Without one the default thresholds are checked against the host. Call before {@link #start}.
+     */
+    public void setPressureConditions(PressureConditions pressureConditions) {
+        this.pressure = requireNonNull(pressureConditions, "pressureConditions is null");
+    }
+
+    /** The node's pressure as the eviction manager decides it. */
+    public interface PressureConditions {
+        boolean memoryPressure();
+
+        boolean diskPressure();
     }
 
     /** Registers the node (or takes over its existing Node) and starts the heartbeats. */
@@ -278,14 +294,16 @@ public final class NodeStatusManager implements AutoCloseable {
 
     private List<NodeConditions.Desired> desiredConditions(RuntimeHealth health) {
         List<NodeConditions.Desired> desired = new ArrayList<>();
-        boolean memoryPressure = HostResources.memoryAvailableBytes() < EVICTION_MEMORY_AVAILABLE;
+        PressureConditions configured = pressure;
+        boolean memoryPressure = configured != null ? configured.memoryPressure()
+                : HostResources.memoryAvailableBytes() < EVICTION_MEMORY_AVAILABLE;
         desired.add(memoryPressure
                 ? new NodeConditions.Desired(NodeConditions.MEMORY_PRESSURE, "True", "KubeletHasInsufficientMemory",
                         "kubelet has insufficient memory available")
                 : NodeConditions.HEALTHY.get(0));
         Path root = config.rootDirectory();
         long storage = HostResources.storageBytes(root);
-        boolean diskPressure = storage > 0
+        boolean diskPressure = configured != null ? configured.diskPressure() : storage > 0
                 && HostResources.storageAvailableBytes(root) < storage * EVICTION_NODEFS_AVAILABLE;
         desired.add(diskPressure
                 ? new NodeConditions.Desired(NodeConditions.DISK_PRESSURE, "True", "KubeletHasDiskPressure",

@@ -76,6 +76,7 @@ public final class NodeRestriction implements ValidatingAdmissionPlugin {
                         if (!node.equals(pod.path("spec").path("nodeName").asText())) {
                             throw Resources.forbidden(attributes, "node \"" + node + "\" can only create pods with spec.nodeName set to itself");
                         }
+                        requireOwnedByNode(attributes, pod, node);
                     }
                     case DELETE -> requireBoundHere(attributes, attributes.oldObject(), node, "delete");
                     case UPDATE -> throw Resources.forbidden(attributes, "node \"" + node + "\" can only update pod status");
@@ -88,6 +89,43 @@ public final class NodeRestriction implements ValidatingAdmissionPlugin {
                 requireBoundHere(attributes, pod, node, "evict");
             }
             default -> throw Resources.forbidden(attributes, "unexpected operation " + attributes.operation() + " on pods/" + attributes.subresource());
+        }
+    }
+
+    /**
+     * A mirror pod must name its node as its only, controlling owner (so that deleting the Node deletes its mirror
+     * pods), without blockOwnerDeletion, and with the Node's current UID, as upstream.
+     */
+    private void requireOwnedByNode(AdmissionAttributes attributes, ObjectNode pod, String node) {
+        JsonNode owners = pod.path("metadata").path("ownerReferences");
+        if (owners.size() > 1) {
+            throw Resources.forbidden(attributes, "node \"" + node + "\" can only create pods with a single owner reference set to itself");
+        }
+        if (owners.size() == 0) {
+            throw Resources.forbidden(attributes, "node \"" + node + "\" can only create pods with an owner reference set to itself");
+        }
+        JsonNode owner = owners.get(0);
+        if (!owner.path("apiVersion").asText().equals("v1") || !owner.path("kind").asText().equals("Node")
+                || !owner.path("name").asText().equals(node)) {
+            throw Resources.forbidden(attributes, "node \"" + node + "\" can only create pods with an owner reference set to itself");
+        }
+        if (!owner.path("controller").asBoolean(false)) {
+            throw Resources.forbidden(attributes, "node \"" + node + "\" can only create pods with a controller owner reference set to itself");
+        }
+        if (owner.path("blockOwnerDeletion").asBoolean(false)) {
+            throw Resources.forbidden(attributes, "node \"" + node + "\" must not set blockOwnerDeletion on an owner reference");
+        }
+        String nodeUid;
+        try {
+            nodeUid = registry.require(Resources.NODES).get("", node).path("metadata").path("uid").asText();
+        } catch (StatusException e) {
+            if (e.reason() == StatusReason.NOT_FOUND) {
+                throw Resources.forbidden(attributes, "node \"" + node + "\" not found");
+            }
+            throw e;
+        }
+        if (!nodeUid.equals(owner.path("uid").asText())) {
+            throw Resources.forbidden(attributes, "node " + node + " UID mismatch: expected " + nodeUid + " got " + owner.path("uid").asText());
         }
     }
 

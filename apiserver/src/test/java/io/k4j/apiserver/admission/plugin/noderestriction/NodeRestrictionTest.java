@@ -20,7 +20,8 @@ class NodeRestrictionTest {
     private static final UserInfo NODE_A = UserInfo.of("system:node:a", List.of("system:nodes", "system:authenticated"));
     private final FakeRegistry registry = new FakeRegistry()
             .with(Resources.PODS, "{\"metadata\":{\"name\":\"here\",\"namespace\":\"default\",\"uid\":\"u1\"},\"spec\":{\"nodeName\":\"a\"}}")
-            .with(Resources.PODS, "{\"metadata\":{\"name\":\"there\",\"namespace\":\"default\",\"uid\":\"u2\"},\"spec\":{\"nodeName\":\"b\"}}");
+            .with(Resources.PODS, "{\"metadata\":{\"name\":\"there\",\"namespace\":\"default\",\"uid\":\"u2\"},\"spec\":{\"nodeName\":\"b\"}}")
+            .with(Resources.NODES, "{\"metadata\":{\"name\":\"a\",\"uid\":\"node-a-uid\"}}");
     private final NodeRestriction plugin = new NodeRestriction(registry);
 
     private static AdmissionAttributes attributes(Operation operation, io.k4j.api.resource.GroupVersionResource resource, String kind,
@@ -37,8 +38,36 @@ class NodeRestrictionTest {
         ObjectNode elsewhere = json("{\"metadata\":{\"name\":\"p\",\"annotations\":{\"kubernetes.io/config.mirror\":\"x\"}},\"spec\":{\"nodeName\":\"b\"}}");
         assertThat(catchThrowableOfType(StatusException.class, () -> plugin.validate(attributes(Operation.CREATE, Resources.PODS, "Pod", "", "default", "p", elsewhere, null))).code())
                 .isEqualTo(403);
-        ObjectNode mirror = json("{\"metadata\":{\"name\":\"p\",\"annotations\":{\"kubernetes.io/config.mirror\":\"x\"}},\"spec\":{\"nodeName\":\"a\"}}");
+        ObjectNode mirror = mirrorPod("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"a\",\"uid\":\"node-a-uid\",\"controller\":true}");
         assertThatCode(() -> plugin.validate(attributes(Operation.CREATE, Resources.PODS, "Pod", "", "default", "p", mirror, null))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aMirrorPodMustBeControlledByItsNodeOnly() {
+        assertThat(createMirrorPodRejection("")).contains("can only create pods with an owner reference set to itself");
+        assertThat(createMirrorPodRejection("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"a\",\"uid\":\"node-a-uid\",\"controller\":true},"
+                + "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"b\",\"uid\":\"x\",\"controller\":false}"))
+                .contains("can only create pods with a single owner reference set to itself");
+        assertThat(createMirrorPodRejection("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"b\",\"uid\":\"node-a-uid\",\"controller\":true}"))
+                .contains("can only create pods with an owner reference set to itself");
+        assertThat(createMirrorPodRejection("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"a\",\"uid\":\"node-a-uid\"}"))
+                .contains("can only create pods with a controller owner reference set to itself");
+        assertThat(createMirrorPodRejection("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"a\",\"uid\":\"node-a-uid\",\"controller\":true,\"blockOwnerDeletion\":true}"))
+                .contains("must not set blockOwnerDeletion on an owner reference");
+        assertThat(createMirrorPodRejection("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"a\",\"uid\":\"old-uid\",\"controller\":true}"))
+                .contains("node a UID mismatch: expected node-a-uid got old-uid");
+    }
+
+    private static ObjectNode mirrorPod(String ownerReferences) {
+        return json("{\"metadata\":{\"name\":\"p\",\"annotations\":{\"kubernetes.io/config.mirror\":\"x\"},\"ownerReferences\":[" + ownerReferences
+                + "]},\"spec\":{\"nodeName\":\"a\"}}");
+    }
+
+    private String createMirrorPodRejection(String ownerReferences) {
+        StatusException rejection = catchThrowableOfType(StatusException.class,
+                () -> plugin.validate(attributes(Operation.CREATE, Resources.PODS, "Pod", "", "default", "p", mirrorPod(ownerReferences), null)));
+        assertThat(rejection.code()).isEqualTo(403);
+        return rejection.getMessage();
     }
 
     @Test

@@ -1,0 +1,85 @@
+package io.k4j.kubelet.eviction;
+
+import static java.util.Objects.requireNonNull;
+
+import io.k4j.kubelet.nodestatus.HostResources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Observes the signals on this host: memory from {@code /proc/meminfo} (MemAvailable of MemTotal), the node file
+ * system where the kubelet's root is, the image file system where the runtime keeps its images (as the runtime
+ * reports it), and the inodes of both through {@code stat --file-system} (the JDK does not give inode counts).
+ * Thread-safe.
+ */
+public final class HostSignalObserver implements SignalObserver {
+    private static final Logger log = LoggerFactory.getLogger(HostSignalObserver.class);
+
+    private final Path nodefs;
+    private final Supplier<Optional<Path>> imagefs;
+
+    /**
+     * @param nodefs a path on the node file system (the kubelet's root)
+     * @param imagefs a path on the image file system, if the runtime says where
+     */
+    public HostSignalObserver(Path nodefs, Supplier<Optional<Path>> imagefs) {
+        this.nodefs = requireNonNull(nodefs, "nodefs is null");
+        this.imagefs = requireNonNull(imagefs, "imagefs is null");
+    }
+
+    @Override
+    public Map<Signal, Observation> observe() {
+        Map<Signal, Observation> observations = new EnumMap<>(Signal.class);
+        long memory = HostResources.memoryBytes();
+        if (memory > 0) {
+            observations.put(Signal.MEMORY_AVAILABLE, new Observation(HostResources.memoryAvailableBytes(), memory));
+        }
+        filesystem(nodefs, observations, Signal.NODEFS_AVAILABLE, Signal.NODEFS_INODES_FREE);
+        Path images = imagefs.get().orElse(nodefs);
+        filesystem(images, observations, Signal.IMAGEFS_AVAILABLE, Signal.IMAGEFS_INODES_FREE);
+        return observations;
+    }
+
+    private static void filesystem(Path path, Map<Signal, Observation> observations, Signal bytes, Signal inodes) {
+        long capacity = HostResources.storageBytes(path);
+        if (capacity > 0) {
+            observations.put(bytes, new Observation(HostResources.storageAvailableBytes(path), capacity));
+        }
+        inodes(path).ifPresent(observation -> observations.put(inodes, observation));
+    }
+
+    /** Free and total inodes of the file system holding {@code path}; empty where it has none (btrfs reports 0). */
+    static Optional<Observation> inodes(Path path) {
+        try {
+            Process process = new ProcessBuilder("stat", "--file-system", "--format", "%d %c", path.toString())
+                    .redirectErrorStream(true)
+                    .start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                log.debug("stat --file-system {} failed: {}", path, output);
+                return Optional.empty();
+            }
+            String[] fields = output.split("\\s+");
+            long free = Long.parseLong(fields[0]);
+            long total = Long.parseLong(fields[1]);
+            return total > 0 ? Optional.of(new Observation(free, total)) : Optional.empty();
+        }
+        catch (IOException | NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            log.debug("Counting the inodes of {} failed: {}", path, e.toString());
+            return Optional.empty();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+}
