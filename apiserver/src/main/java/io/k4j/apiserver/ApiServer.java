@@ -169,7 +169,9 @@ public final class ApiServer implements AutoCloseable {
         ssl.setKeyStore(config.servingKeyStore());
         ssl.setKeyStorePassword(config.servingKeyPassword());
         ssl.setKeyManagerPassword(config.servingKeyPassword());
-        ssl.setCipherComparator(HTTP2Cipher.COMPARATOR);
+        // HTTP/2's usable suites first; among them AES-128-GCM before the JDK's default AES-256-GCM, as Go's server
+        // prefers it on machines with AES instructions: 10 rounds a block instead of 14, for every byte served.
+        ssl.setCipherComparator(HTTP2Cipher.COMPARATOR.thenComparingInt(suite -> suite.contains("_AES_128_GCM_") ? 0 : 1));
         ssl.setUseCipherSuitesOrder(true);
         if (!config.clientCaCertificates().isEmpty()) {
             try {

@@ -127,19 +127,20 @@ public final class FieldManager {
         JsonNode before = live == null ? comparable(Json.object(), shape) : comparable(live, shape);
         JsonNode after = comparable(updated, shape);
         TypedValues.Comparison comparison = TypedValues.compare(before, after, shape);
-        FieldSet changed = comparison.modified().union(comparison.added()).recursiveDifference(target.resetFields());
-        FieldSet removed = comparison.removed().recursiveDifference(target.resetFields());
+        FieldSet changed = withoutResetFields(comparison.modified().isEmpty() ? comparison.added() : comparison.modified().union(comparison.added()), target);
+        FieldSet removed = withoutResetFields(comparison.removed(), target);
         for (Map.Entry<Manager, ManagedFields.Entry> entry : managed.entries().entrySet()) {
             ManagedFields.Entry owned = entry.getValue();
-            entry.setValue(new ManagedFields.Entry(owned.fields().difference(changed).difference(removed), owned.apiVersion(), owned.time()));
+            entry.setValue(new ManagedFields.Entry(owned.fields().difference(changed).difference(removed).difference(STRIPPED), owned.apiVersion(), owned.time()));
         }
         FieldSet taken = changed.difference(STRIPPED);
         if (!taken.isEmpty()) {
+            // Both are stripped already (the previous entry in the loop above), so their union is too.
             Manager updater = new Manager(manager, Manager.Operation.UPDATE, target.kind().apiVersion(), target.subresource());
             Optional<FieldSet> previous = managed.get(updater).map(ManagedFields.Entry::fields);
             managed.put(updater, new ManagedFields.Entry(previous.map(taken::union).orElse(taken), target.kind().apiVersion(), Optional.of(now())));
         }
-        strip(managed);
+        managed.removeEmpty();
         capUpdateManagers(managed);
         write(updatedMetadata, managed);
     }
@@ -379,6 +380,10 @@ public final class FieldManager {
             return node;
         }
         return object.putObject("metadata");
+    }
+
+    private static FieldSet withoutResetFields(FieldSet fields, Target target) {
+        return target.resetFields().isEmpty() ? fields : fields.recursiveDifference(target.resetFields());
     }
 
     private static ManagedFields decodeOrNull(JsonNode managedFields) {

@@ -48,6 +48,18 @@ public final class FieldSet {
         node.members.add(path.get(path.size() - 1));
     }
 
+    /**
+     * The node holding the paths below a prefix, created (empty) when missing: the caller must add a member or
+     * child to it, as children are never left empty.
+     */
+    FieldSet nodeFor(List<PathElement> prefix) {
+        FieldSet node = this;
+        for (PathElement element : prefix) {
+            node = node.children.computeIfAbsent(element, key -> new FieldSet());
+        }
+        return node;
+    }
+
     /** Whether the path is a member (not merely a prefix of members). */
     public boolean has(List<PathElement> path) {
         if (path.isEmpty()) {
@@ -198,13 +210,22 @@ public final class FieldSet {
         if (includeSelf && !(members.isEmpty() && children.isEmpty())) {
             object.putObject(".");
         }
-        TreeSet<PathElement> elements = new TreeSet<>(members);
-        elements.addAll(children.keySet());
-        for (PathElement element : elements) {
-            ObjectNode value = object.putObject(element.encode());
-            FieldSet child = children.get(element);
-            if (child != null) {
-                child.writeContents(value, members.contains(element));
+        // Members and children are both sorted: merged in one pass, an element in both written once.
+        Iterator<PathElement> memberIterator = members.iterator();
+        Iterator<Map.Entry<PathElement, FieldSet>> childIterator = children.entrySet().iterator();
+        PathElement member = memberIterator.hasNext() ? memberIterator.next() : null;
+        Map.Entry<PathElement, FieldSet> child = childIterator.hasNext() ? childIterator.next() : null;
+        while (member != null || child != null) {
+            int order = member == null ? 1 : child == null ? -1 : member.compareTo(child.getKey());
+            if (order < 0) {
+                object.putObject(member.encode());
+                member = memberIterator.hasNext() ? memberIterator.next() : null;
+            } else {
+                child.getValue().writeContents(object.putObject(child.getKey().encode()), order == 0);
+                if (order == 0) {
+                    member = memberIterator.hasNext() ? memberIterator.next() : null;
+                }
+                child = childIterator.hasNext() ? childIterator.next() : null;
             }
         }
     }

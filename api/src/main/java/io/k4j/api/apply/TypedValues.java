@@ -155,6 +155,16 @@ final class TypedValues {
     }
 
     private static void compare(JsonNode left, JsonNode right, Shape shape, List<PathElement> path, Comparison comparison) {
+        if (left == null && right != null) {
+            // Everything in an added value is added: built node by node instead of path by path from the root,
+            // which is most of a create's comparison against an empty object.
+            if (path.isEmpty()) {
+                addChildren(right, shape, comparison.added());
+            } else {
+                addSubtree(right, shape, comparison.added().nodeFor(path.subList(0, path.size() - 1)), path.get(path.size() - 1));
+            }
+            return;
+        }
         Kind leftKind = left == null ? null : kind(shape, left);
         Kind rightKind = right == null ? null : kind(shape, right);
         Kind kind = leftKind == null ? rightKind : rightKind == null ? leftKind : leftKind == rightKind ? leftKind : Kind.LEAF;
@@ -199,6 +209,35 @@ final class TypedValues {
             comparison.added().insert(path);
         } else if (right == null) {
             comparison.removed().insert(path);
+        }
+    }
+
+    /** Adds the element of an added value, and every path below it, to the set node holding the element. */
+    private static void addSubtree(JsonNode value, Shape shape, FieldSet parent, PathElement element) {
+        parent.members().add(element);
+        if (!value.isEmpty() && kind(shape, value) != Kind.LEAF) {
+            addChildren(value, shape, parent.children().computeIfAbsent(element, key -> new FieldSet()));
+        }
+    }
+
+    /** Adds the paths below an added value (none for an empty one or a leaf) to its own set node. */
+    private static void addChildren(JsonNode value, Shape shape, FieldSet node) {
+        if (value.isEmpty()) {
+            return;
+        }
+        switch (kind(shape, value)) {
+            case LEAF -> { }
+            case MAP -> {
+                for (Map.Entry<String, JsonNode> entry : entries(value)) {
+                    addSubtree(entry.getValue(), child(shape, entry.getKey()).shape(), node, new PathElement.Field(entry.getKey()));
+                }
+            }
+            case LIST -> {
+                Shape.ListOf list = (Shape.ListOf) shape;
+                for (Map.Entry<PathElement, JsonNode> item : index(list, value).entrySet()) {
+                    addSubtree(item.getValue(), list.items(), node, item.getKey());
+                }
+            }
         }
     }
 

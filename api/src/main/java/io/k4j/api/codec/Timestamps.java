@@ -10,17 +10,30 @@ import java.time.temporal.ChronoUnit;
 /**
  * Timestamps in upstream's wire formats: {@code metav1.Time} is RFC 3339 in UTC with whole seconds
  * ({@code 2024-01-02T03:04:05Z}); {@code metav1.MicroTime} has exactly six fractional digits
- * ({@code 2024-01-02T03:04:05.123456Z}, used by Leases and events.k8s.io Events). Stateless and thread-safe.
+ * ({@code 2024-01-02T03:04:05.123456Z}, used by Leases and events.k8s.io Events). Thread-safe (it only caches the
+ * last second it formatted).
  */
 public final class Timestamps {
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
+    /** The last second formatted: every write stamps the current second, usually several times. */
+    private static volatile FormattedSecond lastFormatted = new FormattedSecond(Long.MIN_VALUE, "");
+
+    private record FormattedSecond(long epochSecond, String text) {}
+
     private Timestamps() {}
 
     /** {@code metav1.Time}: truncated (not rounded) to the second, as upstream does. */
     public static String format(Instant instant) {
-        return SECONDS.format(instant.truncatedTo(ChronoUnit.SECONDS));
+        long epochSecond = instant.getEpochSecond();
+        FormattedSecond last = lastFormatted;
+        if (last.epochSecond() == epochSecond) {
+            return last.text();
+        }
+        String text = SECONDS.format(Instant.ofEpochSecond(epochSecond));
+        lastFormatted = new FormattedSecond(epochSecond, text);
+        return text;
     }
 
     /** {@code metav1.MicroTime}: truncated to the microsecond, always six digits. */

@@ -23,7 +23,10 @@ public final class CachedObject {
     private final byte[] json;
     private final Map<String, String> labels;
     private final Map<String, String> fields;
-    /** The parsed object, never handed out itself (callers get copies); soft so that rarely read objects do not keep it. */
+    /**
+     * The parsed object, handed out itself only to readers that promise not to modify it (others get copies); soft
+     * so that rarely read objects do not keep it.
+     */
     private volatile SoftReference<ObjectNode> parsed;
 
     /**
@@ -83,13 +86,18 @@ public final class CachedObject {
      * read again and again in-process. Copying a tree costs a fraction of parsing it.
      */
     ObjectNode copyOfParsed() {
+        return sharedParsed().deepCopy();
+    }
+
+    /** The kept parse itself, for in-process readers that do not modify it. */
+    ObjectNode sharedParsed() {
         SoftReference<ObjectNode> reference = parsed;
         ObjectNode tree = reference == null ? null : reference.get();
         if (tree == null) {
             tree = toObjectNode();
             parsed = new SoftReference<>(tree);
         }
-        return tree.deepCopy();
+        return tree;
     }
 
     @Override

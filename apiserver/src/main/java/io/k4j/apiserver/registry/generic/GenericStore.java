@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
+import io.k4j.api.codec.Timestamps;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.selection.FieldSelector;
@@ -24,7 +25,6 @@ import io.k4j.storage.StorageException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -165,6 +165,21 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         List<ObjectNode> objects = new ArrayList<>(result.items().size());
         for (CachedObject object : result.items()) {
             objects.add(object.copyOfParsed());
+        }
+        return objects;
+    }
+
+    @Override
+    public ObjectNode getForReading(String namespace, String name) {
+        return get(namespace, name, "").sharedParsed();
+    }
+
+    @Override
+    public List<ObjectNode> listForReading(String namespace) {
+        ListResult result = list(namespace, ListOptions.EVERYTHING);
+        List<ObjectNode> objects = new ArrayList<>(result.items().size());
+        for (CachedObject object : result.items()) {
+            objects.add(object.sharedParsed());
         }
         return objects;
     }
@@ -946,7 +961,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     }
 
     private static String timestamp(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+        return Timestamps.format(instant);
     }
 
     /** Stored form: without resourceVersion, converted when the resource lives in another's storage. */

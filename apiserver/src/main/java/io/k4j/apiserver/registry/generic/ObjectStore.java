@@ -10,7 +10,8 @@ import java.util.function.UnaryOperator;
  * admission plugins, authorizers, bootstrap). Reads are served from the watch cache; writes go through the
  * resource's strategy and storage but skip authentication, authorization and admission.
  *
- * <p>Returned objects are copies the caller may modify. Implementations are thread-safe.
+ * <p>Returned objects are copies the caller may modify, except those of the {@code ForReading} methods.
+ * Implementations are thread-safe.
  */
 public interface ObjectStore {
     ResourceType type();
@@ -22,6 +23,21 @@ public interface ObjectStore {
 
     /** Objects of the namespace, or of all namespaces when {@code namespace} is empty; in key order. */
     List<ObjectNode> list(String namespace);
+
+    /**
+     * {@link #get} for a caller that only reads the object (admission reads a pod's namespace, service account and
+     * priority class on every pod create): the object may be shared with other readers, so it must not be modified.
+     *
+     * @throws io.k4j.api.errors.StatusException 404 when absent
+     */
+    default ObjectNode getForReading(String namespace, String name) {
+        return get(namespace, name);
+    }
+
+    /** {@link #list} for a caller that only reads the objects: they may be shared and must not be modified. */
+    default List<ObjectNode> listForReading(String namespace) {
+        return list(namespace);
+    }
 
     /**
      * Creates an object (name or generateName set by the caller).

@@ -13,12 +13,25 @@ import java.util.UUID;
  */
 final class Uids {
     private static final SecureRandom RANDOM = drbg();
+    /**
+     * Random bytes drawn from the DRBG a block at a time: besides the bytes it returns, each draw takes the DRBG's
+     * lock and reseeds its state with another hash computation.
+     */
+    private static final byte[] BLOCK = new byte[4096];
+    private static int used = BLOCK.length;
 
     private Uids() {}
 
     static String random() {
         byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
+        synchronized (BLOCK) {
+            if (used == BLOCK.length) {
+                RANDOM.nextBytes(BLOCK);
+                used = 0;
+            }
+            System.arraycopy(BLOCK, used, bytes, 0, bytes.length);
+            used += bytes.length;
+        }
         bytes[6] = (byte) ((bytes[6] & 0x0f) | 0x40); // version 4
         bytes[8] = (byte) ((bytes[8] & 0x3f) | 0x80); // IETF variant
         long mostSignificant = 0;

@@ -111,6 +111,22 @@ class GenericStoreTest {
     }
 
     @Test
+    void readsForReadingShareOneParseOfTheCachedObjectWhileGetsAndListsCopy() {
+        GenericStore pods = pods();
+        pods.create("default", pod("web", Map.of("app", "a")), user());
+
+        ObjectNode shared = pods.getForReading("default", "web");
+        assertThat(pods.getForReading("default", "web")).isSameAs(shared);
+        assertThat(pods.listForReading("default")).singleElement().isSameAs(shared);
+        assertThat(pods.get("default", "web")).isEqualTo(shared).isNotSameAs(shared);
+        assertThat(pods.list("default")).singleElement().isEqualTo(shared).isNotSameAs(shared);
+        pods.get("default", "web").with("metadata").putObject("labels").put("app", "changed");
+        assertThat(shared.path("metadata").path("labels").path("app").asText()).isEqualTo("a");
+        assertThatThrownBy(() -> pods.getForReading("default", "absent"))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(404));
+    }
+
+    @Test
     void createRejectsDuplicatesMismatchesAndInvalidNames() {
         GenericStore pods = pods();
         pods.create("default", pod("web", Map.of()), user());

@@ -55,7 +55,7 @@ public final class NamespaceLifecycle implements MutatingAdmissionPlugin {
         if (attributes.type().gvr().group().equals("authorization.k8s.io") && attributes.type().plural().equals("localsubjectaccessreviews")) {
             return;
         }
-        ObjectNode namespace = registry.require(Resources.NAMESPACES).get("", attributes.namespace());
+        ObjectNode namespace = registry.require(Resources.NAMESPACES).getForReading("", attributes.namespace());
         if (attributes.operation() == Operation.CREATE && "Terminating".equals(namespace.path("status").path("phase").asText())) {
             StatusException forbidden = Resources.forbidden(attributes,
                     "unable to create new content in namespace " + attributes.namespace() + " because it is being terminated");

@@ -96,14 +96,14 @@ public final class Priority implements MutatingAdmissionPlugin, ValidatingAdmiss
 
     private Optional<ObjectNode> globalDefault() {
         // With several defaults (only possible through races), upstream picks the lowest value.
-        return registry.require(Resources.PRIORITY_CLASSES).list("").stream()
+        return registry.require(Resources.PRIORITY_CLASSES).listForReading("").stream()
                 .filter(priorityClass -> priorityClass.path("globalDefault").asBoolean(false))
                 .min((left, right) -> Long.compare(left.path("value").asLong(), right.path("value").asLong()));
     }
 
     private ObjectNode lookUp(AdmissionAttributes attributes, String className) {
         try {
-            return registry.require(Resources.PRIORITY_CLASSES).get("", className);
+            return registry.require(Resources.PRIORITY_CLASSES).getForReading("", className);
         } catch (StatusException e) {
             if (e.reason() == StatusReason.NOT_FOUND) {
                 throw Resources.forbidden(attributes, "no PriorityClass with name " + className + " was found");

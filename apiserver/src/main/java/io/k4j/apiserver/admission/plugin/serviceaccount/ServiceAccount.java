@@ -113,7 +113,7 @@ public final class ServiceAccount implements MutatingAdmissionPlugin, Validating
 
     private ObjectNode lookUp(AdmissionAttributes attributes, String serviceAccountName) {
         try {
-            return registry.require(Resources.SERVICE_ACCOUNTS).get(attributes.namespace(), serviceAccountName);
+            return registry.require(Resources.SERVICE_ACCOUNTS).getForReading(attributes.namespace(), serviceAccountName);
         } catch (StatusException e) {
             if (e.reason() == StatusReason.NOT_FOUND) {
                 throw Resources.forbidden(attributes, "error looking up service account " + attributes.namespace() + "/" + serviceAccountName
