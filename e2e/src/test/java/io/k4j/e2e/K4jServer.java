@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
  * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
- * it a network namespace of its own. A real node owns machine-wide things (the kubelet's port, a CNI bridge and its
+ * it a network namespace of its own, or starts with {@link #startWithNodeAndHostKubeProxy} (host tables, under a lock). A real node owns machine-wide things (the kubelet's port, a CNI bridge and its
  * pod CIDR), so {@link #startWithNode} takes one of {@value #REAL_NODE_SLOTS} machine-wide slots, each with a port,
  * bridge and cluster CIDR of its own (slot 0 is the defaults: 10250, cni0, 10.42.0.0/16), and holds the slot's lock
  * until {@link #close}: real nodes of several test runs on one machine run side by side, and wait when all slots are
@@ -41,11 +41,13 @@ public final class K4jServer implements AutoCloseable {
     private final List<String> extraArguments;
     private final int port;
     private final Optional<RealNodeSlot> realNodeSlot;
+    private final Optional<FileLock> hostKubeProxyLock;
     private Process process;
     private Duration readyAfter = Duration.ZERO;
 
     private static final int REAL_NODE_SLOTS = 3;
     private static final Duration REAL_NODE_LOCK_TIMEOUT = Duration.ofMinutes(40);
+    private static final Path HOST_KUBE_PROXY_LOCK = Path.of("/run/lock/k4j-e2e-host-kube-proxy.lock");
 
     /** A held real-node slot: the lock, and the machine-wide things it owns. */
     private record RealNodeSlot(FileLock lock, int kubeletPort, String cniBridge, String clusterCidr) {
@@ -59,10 +61,16 @@ public final class K4jServer implements AutoCloseable {
     }
 
     private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlot> realNodeSlot) {
+        this(dataDirectory, port, extraArguments, realNodeSlot, Optional.empty());
+    }
+
+    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlot> realNodeSlot,
+            Optional<FileLock> hostKubeProxyLock) {
         this.dataDirectory = requireNonNull(dataDirectory, "dataDirectory is null");
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
         this.realNodeSlot = requireNonNull(realNodeSlot, "realNodeSlot is null");
+        this.hostKubeProxyLock = requireNonNull(hostKubeProxyLock, "hostKubeProxyLock is null");
     }
 
     /** Starts a server without a real node on a new data directory and waits until it is ready. */
@@ -87,6 +95,73 @@ public final class K4jServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * Starts a server with its real node and kube-proxy on the HOST's iptables, so that service IPs (and the cluster
+     * DNS behind the kube-dns service) work for the node's pods. Two kube-proxies on one host's tables would overwrite
+     * each other's KUBE-* chains, so this holds the machine-wide lock {@code /run/lock/k4j-e2e-host-kube-proxy.lock}
+     * from before the start until {@link #close}, which removes every KUBE-* chain and jump from the host's tables
+     * after the server stopped (and before the lock is let go; stale chains of a crashed run go before the start).
+     */
+    public static K4jServer startWithNodeAndHostKubeProxy(Path dataDirectory, String... extraArguments) {
+        FileLock hostLock = takeLock(HOST_KUBE_PROXY_LOCK);
+        RealNodeSlot slot;
+        try {
+            removeHostKubeChains();
+            slot = takeRealNodeSlot();
+        } catch (RuntimeException e) {
+            release(hostLock);
+            throw e;
+        }
+        List<String> arguments = new ArrayList<>(slot.arguments());
+        arguments.addAll(List.of(extraArguments));
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.of(slot), Optional.of(hostLock));
+        try {
+            server.startProcess();
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    /** Waits for a machine-wide lock (dropped by the kernel when its JVM exits, however it exits). */
+    private static FileLock takeLock(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            CompletableFuture<FileLock> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return channel.lock();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            try {
+                return waiting.get(REAL_NODE_LOCK_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+            } catch (TimeoutException | ExecutionException e) {
+                channel.close();
+                throw new IllegalStateException("could not take " + file + " within " + REAL_NODE_LOCK_TIMEOUT, e);
+            } catch (InterruptedException e) {
+                channel.close();
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + file, e);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void removeHostKubeChains() {
+        try {
+            HostKubeChains.remove();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while removing the host's KUBE-* chains", e);
+        }
     }
 
     /**
@@ -227,8 +302,10 @@ public final class K4jServer implements AutoCloseable {
         if (extraArguments.stream().noneMatch(argument -> argument.startsWith("--cluster-dns-bind"))) {
             command.addAll(List.of("--cluster-dns-bind", "127.0.0.1:0"));
         }
-        // Tests never program the host's iptables: kube-proxy runs only inside a network namespace a test made itself.
-        if (extraArguments.stream().noneMatch(argument -> argument.startsWith("--kube-proxy-network-namespace"))) {
+        // Tests program the host's iptables only under the host kube-proxy lock; otherwise kube-proxy runs only inside a
+        // network namespace a test made itself, or not at all.
+        if (hostKubeProxyLock.isEmpty()
+                && extraArguments.stream().noneMatch(argument -> argument.startsWith("--kube-proxy-network-namespace"))) {
             command.add("--disable-kube-proxy");
         }
         command.addAll(extraArguments);
@@ -316,7 +393,14 @@ public final class K4jServer implements AutoCloseable {
                 waitForExit();
             }
         } finally {
-            realNodeSlot.map(RealNodeSlot::lock).ifPresent(K4jServer::release);
+            try {
+                if (hostKubeProxyLock.isPresent()) {
+                    removeHostKubeChains();
+                }
+            } finally {
+                hostKubeProxyLock.ifPresent(K4jServer::release);
+                realNodeSlot.map(RealNodeSlot::lock).ifPresent(K4jServer::release);
+            }
         }
     }
 

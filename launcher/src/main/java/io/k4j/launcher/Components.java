@@ -22,7 +22,8 @@ final class Components {
         if (!config.disableAgent()) {
             components.add(KubeletComponent.create(config, clients, hostName));
         }
-        KubeProxyComponent.create(config, clients).ifPresent(components::add);
+        // kube-proxy on the node the kubelet registers: the same name makes that node's endpoints local.
+        KubeProxyComponent.create(config, clients, KubeletComponent.nodeName(config, hostName)).ifPresent(components::add);
         return List.copyOf(components);
     }
 }

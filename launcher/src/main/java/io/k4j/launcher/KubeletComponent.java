@@ -66,9 +66,14 @@ final class KubeletComponent implements Component {
     }
 
     static KubeletComponent create(ServerConfig config, ComponentClients clients, String hostName) {
-        String nodeName = config.nodeName().orElse(hostName).toLowerCase(Locale.ROOT);
+        String nodeName = nodeName(config, hostName);
         return new KubeletComponent(requireNonNull(config, "config is null"), requireNonNull(clients, "clients is null"),
                 nodeName, hostName);
+    }
+
+    /** {@code --node-name}, by default the host name, lower-cased as upstream's kubelet does. */
+    static String nodeName(ServerConfig config, String hostName) {
+        return config.nodeName().orElse(hostName).toLowerCase(Locale.ROOT);
     }
 
     @Override
@@ -95,11 +100,19 @@ final class KubeletComponent implements Component {
         RuntimeService runtime = connection.runtimeService();
 
         List<InetAddress> addresses = nodeAddresses();
-        // No cluster DNS for pods yet: the kube-dns service is only reachable once kube-proxy routes it to the DNS
-        // server, and until then a ClusterFirst pod keeps the host's resolv.conf, as upstream's kubelet without
-        // --cluster-dns does.
+        // ClusterFirst pods get the kube-dns service as name server only where kube-proxy routes that service on this
+        // host's tables; a node without it keeps the host's resolv.conf for them, as upstream's kubelet without
+        // --cluster-dns does, instead of naming a server nothing answers at.
+        List<String> clusterDns = KubeProxyComponent.programsHostTables(config)
+                ? List.of(ClusterDnsComponent.serviceAddress(config, ServiceCidr.parse(config.serviceClusterIpRange())))
+                : List.of();
+        if (clusterDns.isEmpty()) {
+            log.info("kube-proxy does not run on this host's iptables: ClusterFirst pods use the host's resolv.conf");
+        }
         KubeletConfig kubeletConfig = KubeletConfig.defaults(nodeName, agentDirectory.resolve("kubelet"),
-                addresses.stream().map(InetAddress::getHostAddress).toList(), List.of()).withPort(config.kubeletPort());
+                addresses.stream().map(InetAddress::getHostAddress).toList(), clusterDns)
+                .withPort(config.kubeletPort())
+                .withClusterDomain(config.clusterDomain());
         KubernetesClient nodeClient = clients.node(nodeName);
         EventRecorder events = new ApiEventRecorder(nodeClient, "kubelet", nodeName, clock);
         ApiPodObjectSource objects = new ApiPodObjectSource(nodeClient);

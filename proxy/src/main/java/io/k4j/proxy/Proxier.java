@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class Proxier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("kube-proxy");
     private static final Duration FULL_SYNC_PERIOD = Duration.ofHours(1);
-    private static final List<String> SERVICE_CHAIN_PREFIXES = List.of("KUBE-SVC-", "KUBE-SEP-", "KUBE-EXT-", "KUBE-FW-");
+    private static final List<String> SERVICE_CHAIN_PREFIXES = List.of("KUBE-SVC-", "KUBE-SVL-", "KUBE-SEP-", "KUBE-EXT-", "KUBE-FW-");
 
     private final RuleGenerator generator;
     private final IptablesExecutor executor;
@@ -36,6 +37,7 @@ public final class Proxier implements AutoCloseable {
     private final Supplier<List<EndpointSlice>> endpointSlices;
     private final Duration minSyncPeriod;
     private final Duration syncPeriod;
+    private final Optional<String> nodeName;
     private final boolean conntrackInstalled;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "kube-proxy-sync");
@@ -55,6 +57,13 @@ public final class Proxier implements AutoCloseable {
 
     public Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
             Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod) {
+        this(generator, executor, services, endpointSlices, minSyncPeriod, syncPeriod, Optional.empty());
+    }
+
+    /** @param nodeName this node's name: endpoints with it as {@code nodeName} are local (traffic policy Local) */
+    public Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
+            Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod, Optional<String> nodeName) {
+        this.nodeName = requireNonNull(nodeName, "nodeName is null");
         this.generator = requireNonNull(generator, "generator is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.services = requireNonNull(services, "services is null");
@@ -105,7 +114,7 @@ public final class Proxier implements AutoCloseable {
     /** One sync, full or partial; on failure the next sync is a full one. */
     public void syncRules() throws IOException {
         Map<ServicePortName, ServicePortInfo> currentServices = ServiceTracker.servicePorts(services.get());
-        Map<ServicePortName, List<EndpointInfo>> currentEndpoints = EndpointsTracker.endpoints(endpointSlices.get());
+        Map<ServicePortName, List<EndpointInfo>> currentEndpoints = EndpointsTracker.endpoints(endpointSlices.get(), nodeName);
         IptablesRules desired = generator.generate(currentServices, currentEndpoints);
         boolean full = applied == null || System.nanoTime() - lastFullSyncNanos > FULL_SYNC_PERIOD.toNanos();
 
