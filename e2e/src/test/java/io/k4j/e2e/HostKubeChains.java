@@ -27,16 +27,6 @@ final class HostKubeChains {
         }
     }
 
-    /** Whether the host's tables still hold a KUBE-* chain. */
-    static boolean present() throws IOException, InterruptedException {
-        for (String table : TABLES) {
-            if (!removalInput(table, run(List.of("iptables-save", "-t", table), "")).isEmpty()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The iptables-restore input that removes {@code table}'s KUBE-* chains, empty when it has none. */
     static String removalInput(String table, String saved) {
         List<String> jumps = new ArrayList<>();
