@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,7 @@ public final class ClusterDns implements AutoCloseable {
     private final InformerFactory informers;
     private final RecordIndex index;
     private final DnsServer server;
+    private final Optional<DnsServer> nodeServer;
 
     public ClusterDns(KubernetesClient client, ClusterDnsConfig config, InstantSource clock) {
         this.config = requireNonNull(config, "config is null");
@@ -39,6 +41,7 @@ public final class ClusterDns implements AutoCloseable {
         ClusterAnswers answers = new ClusterAnswers(index, config.clusterDomain(), config.ttl(), config.serviceAddress());
         QueryHandler handler = new QueryHandler(answers, new UpstreamForwarder(config.upstreams(), config.forwardTimeout()));
         this.server = new DnsServer(config.bindAddress(), handler::handle, config.limits());
+        this.nodeServer = config.nodeBindAddress().map(address -> new DnsServer(address, handler::handle, config.limits()));
     }
 
     /**
@@ -86,6 +89,14 @@ public final class ClusterDns implements AutoCloseable {
             LOG.warn("cluster DNS has no upstream resolvers: names outside {} get SERVFAIL", config.clusterDomain());
         }
         server.start();
+        if (nodeServer.isPresent()) {
+            try {
+                nodeServer.get().start();
+            } catch (IOException e) {
+                server.close();
+                throw e;
+            }
+        }
     }
 
     /** Where the server listens. */
@@ -93,8 +104,14 @@ public final class ClusterDns implements AutoCloseable {
         return server.address();
     }
 
+    /** Where the server listens for pods (the chosen port when started with port 0), if it does. */
+    public Optional<InetSocketAddress> nodeAddress() {
+        return nodeServer.map(DnsServer::address);
+    }
+
     @Override
     public void close() {
+        nodeServer.ifPresent(DnsServer::close);
         server.close();
         informers.close();
     }

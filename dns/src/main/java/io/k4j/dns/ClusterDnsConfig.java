@@ -14,6 +14,8 @@ import java.util.Optional;
  *
  * @param clusterDomain the zone it is authoritative for (upstream's {@code --cluster-domain}, {@code cluster.local})
  * @param bindAddress where it listens (UDP and TCP); port 0 picks a free one
+ * @param nodeBindAddress a second place it listens, one that pods can reach (the node's address): the endpoint behind
+ *     the {@code kube-dns} service, where kube-proxy sends the service's port 53; port 0 picks a free one
  * @param upstreams where names outside the cluster go (by default the node's {@code /etc/resolv.conf} name servers)
  * @param forwardTimeout how long one upstream may take before the next is tried
  * @param ttl the TTL of the cluster's records (CoreDNS's kubernetes plugin: 5 s)
@@ -23,6 +25,7 @@ import java.util.Optional;
 public record ClusterDnsConfig(
         String clusterDomain,
         InetSocketAddress bindAddress,
+        Optional<InetSocketAddress> nodeBindAddress,
         List<InetSocketAddress> upstreams,
         Duration forwardTimeout,
         Duration ttl,
@@ -36,6 +39,7 @@ public record ClusterDnsConfig(
     public ClusterDnsConfig {
         requireNonNull(clusterDomain, "clusterDomain is null");
         requireNonNull(bindAddress, "bindAddress is null");
+        requireNonNull(nodeBindAddress, "nodeBindAddress is null");
         upstreams = List.copyOf(requireNonNull(upstreams, "upstreams is null"));
         requireNonNull(forwardTimeout, "forwardTimeout is null");
         requireNonNull(ttl, "ttl is null");

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -24,40 +25,74 @@ import java.util.stream.Stream;
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
  * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
- * it a network namespace of its own. A real node owns machine-wide things, so {@link #startWithNode} takes a
- * {@link RealNodeSlots} slot and holds it until {@link #close}. Not thread-safe: one test class drives one server.
+ * it a network namespace of its own, or starts with {@link #startWithNodeAndHostKubeProxy} (the host's tables, under a
+ * machine-wide lock). A real node owns machine-wide things, so {@link #startWithNode} takes a {@link RealNodeSlots}
+ * slot and holds it until {@link #close}. Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
     private final Path dataDirectory;
     private final List<String> extraArguments;
     private final int port;
     private final Optional<RealNodeSlots.Slot> realNodeSlot;
+    private final Optional<FileLock> hostKubeProxyLock;
     private Process process;
     private Duration readyAfter = Duration.ZERO;
 
-    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlots.Slot> realNodeSlot) {
+    private static final Path HOST_KUBE_PROXY_LOCK = Path.of("/run/lock/k4j-e2e-host-kube-proxy.lock");
+
+    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlots.Slot> realNodeSlot,
+            Optional<FileLock> hostKubeProxyLock) {
         this.dataDirectory = requireNonNull(dataDirectory, "dataDirectory is null");
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
         this.realNodeSlot = requireNonNull(realNodeSlot, "realNodeSlot is null");
+        this.hostKubeProxyLock = requireNonNull(hostKubeProxyLock, "hostKubeProxyLock is null");
     }
 
     /** Starts a server without a real node on a new data directory and waits until it is ready. */
     public static K4jServer start(Path dataDirectory, String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of(extraArguments));
         arguments.add("--disable-agent");
-        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.empty());
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.empty(), Optional.empty());
         server.startProcess();
         return server;
     }
 
     /** Starts a server with its real node (k4j's containerd and kubelet) and waits until the apiserver is ready. */
     public static K4jServer startWithNode(Path dataDirectory, String... extraArguments) {
-        RealNodeSlots.Slot slot = RealNodeSlots.take();
+        return startWithNode(dataDirectory, Optional.empty(), extraArguments);
+    }
+
+    /**
+     * Starts a server with its real node and kube-proxy on the HOST's iptables, so that service IPs (and the cluster
+     * DNS behind the kube-dns service) work for the node's pods. Two kube-proxies on one host's tables would overwrite
+     * each other's KUBE-* chains, so this holds the machine-wide lock {@code /run/lock/k4j-e2e-host-kube-proxy.lock}
+     * from before the start until {@link #close}, which removes every KUBE-* chain and jump from the host's tables
+     * after the server stopped (stale chains of a crashed run go before the start).
+     */
+    public static K4jServer startWithNodeAndHostKubeProxy(Path dataDirectory, String... extraArguments) {
+        FileLock hostLock = RealNodeSlots.lock(HOST_KUBE_PROXY_LOCK);
+        try {
+            removeHostKubeChains();
+        } catch (RuntimeException e) {
+            release(hostLock);
+            throw e;
+        }
+        return startWithNode(dataDirectory, Optional.of(hostLock), extraArguments);
+    }
+
+    private static K4jServer startWithNode(Path dataDirectory, Optional<FileLock> hostKubeProxyLock, String... extraArguments) {
+        RealNodeSlots.Slot slot;
+        try {
+            slot = RealNodeSlots.take();
+        } catch (RuntimeException e) {
+            hostKubeProxyLock.ifPresent(K4jServer::release);
+            throw e;
+        }
         List<String> arguments = new ArrayList<>(slot.nodeArguments());
         arguments.addAll(List.of("--cluster-cidr", slot.clusterCidr()));
         arguments.addAll(List.of(extraArguments));
-        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.of(slot));
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.of(slot), hostKubeProxyLock);
         try {
             server.startProcess();
         } catch (RuntimeException e) {
@@ -65,6 +100,25 @@ public final class K4jServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    private static void removeHostKubeChains() {
+        try {
+            HostKubeChains.remove();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while removing the host's KUBE-* chains", e);
+        }
+    }
+
+    private static void release(FileLock lock) {
+        try {
+            lock.channel().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The CNI bridge this server's real node attaches pods to. */
@@ -152,8 +206,10 @@ public final class K4jServer implements AutoCloseable {
         if (extraArguments.stream().noneMatch(argument -> argument.startsWith("--cluster-dns-bind"))) {
             command.addAll(List.of("--cluster-dns-bind", "127.0.0.1:0"));
         }
-        // Tests never program the host's iptables: kube-proxy runs only inside a network namespace a test made itself.
-        if (extraArguments.stream().noneMatch(argument -> argument.startsWith("--kube-proxy-network-namespace"))) {
+        // Tests program the host's iptables only under the host kube-proxy lock; otherwise kube-proxy runs only inside a
+        // network namespace a test made itself, or not at all.
+        if (hostKubeProxyLock.isEmpty()
+                && extraArguments.stream().noneMatch(argument -> argument.startsWith("--kube-proxy-network-namespace"))) {
             command.add("--disable-kube-proxy");
         }
         command.addAll(extraArguments);
@@ -241,7 +297,14 @@ public final class K4jServer implements AutoCloseable {
                 waitForExit();
             }
         } finally {
-            realNodeSlot.ifPresent(RealNodeSlots.Slot::close);
+            try {
+                if (hostKubeProxyLock.isPresent()) {
+                    removeHostKubeChains();
+                }
+            } finally {
+                hostKubeProxyLock.ifPresent(K4jServer::release);
+                realNodeSlot.ifPresent(RealNodeSlots.Slot::close);
+            }
         }
     }
 

@@ -92,26 +92,49 @@ final class RealNodeSlots {
             System.err.println("k4j e2e: other test runs on this machine hold all " + SLOTS + " real-node slots; waiting for slot " + slot);
             FileChannel channel = channels.remove(slot);
             channels.forEach(RealNodeSlots::closeQuietly);
-            // A blocking lock wait on its own thread, so that a holder that never lets go fails this test in bounded time.
-            CompletableFuture<FileLock> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return channel.lock();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
             try {
-                return Slot.of(slot, waiting.get(LOCK_TIMEOUT.toMinutes(), TimeUnit.MINUTES));
-            } catch (TimeoutException | ExecutionException e) {
+                return Slot.of(slot, waitForLock(channel, "real-node slot " + slot));
+            } catch (RuntimeException e) {
                 channel.close();
-                throw new IllegalStateException("could not take real-node slot " + slot + " within " + LOCK_TIMEOUT, e);
-            } catch (InterruptedException e) {
-                channel.close();
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for real-node slot " + slot, e);
+                throw e;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits for a machine-wide lock of another kind than the slots (the kernel drops it when its JVM exits). */
+    static FileLock lock(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                return waitForLock(channel, file.toString());
+            } catch (RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A blocking lock wait on its own thread, so that a holder that never lets go fails the test in bounded time. */
+    private static FileLock waitForLock(FileChannel channel, String what) {
+        CompletableFuture<FileLock> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return channel.lock();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        try {
+            return waiting.get(LOCK_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+        } catch (TimeoutException | ExecutionException e) {
+            throw new IllegalStateException("could not take " + what + " within " + LOCK_TIMEOUT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + what, e);
         }
     }
 

@@ -72,6 +72,12 @@ public record KubeletConfig(
                 maxPods, syncFrequency, relistPeriod, labels, newPort);
     }
 
+    /** This configuration with the cluster's DNS domain {@code newClusterDomain} (upstream's {@code --cluster-domain}). */
+    public KubeletConfig withClusterDomain(String newClusterDomain) {
+        return new KubeletConfig(nodeName, rootDirectory, nodeIps, clusterDns, newClusterDomain, resolvConf, systemReserved,
+                maxPods, syncFrequency, relistPeriod, labels, port);
+    }
+
     /** Where a pod's container logs go. */
     public Path podLogDirectory(String namespace, String name, String uid) {
         return rootDirectory.resolve("pods-logs").resolve(namespace + "_" + name + "_" + uid);

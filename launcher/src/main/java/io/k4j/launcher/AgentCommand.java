@@ -72,6 +72,13 @@ final class AgentCommand implements Callable<Integer> {
             description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
     String kubeProxyNetworkNamespace;
 
+    @Option(names = "--cluster-dns", defaultValue = "10.96.0.10",
+            description = "The kube-dns service's cluster IP that ClusterFirst pods use as name server, when kube-proxy runs on this host (default ${DEFAULT-VALUE}).")
+    String clusterDns;
+
+    @Option(names = "--cluster-domain", defaultValue = "cluster.local", description = "The cluster's DNS domain (default ${DEFAULT-VALUE}).")
+    String clusterDomain;
+
     @picocli.CommandLine.Mixin
     KubeletHousekeepingOptions housekeeping = new KubeletHousekeepingOptions();
 
@@ -126,7 +133,9 @@ final class AgentCommand implements Callable<Integer> {
         NodeConfig node = new NodeConfig(directory, name, hostName, addresses,
                 Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()), kubeletPort, cniBridge, disableKubeProxy,
                 Optional.ofNullable(kubeProxyNetworkNamespace), credentials.clusterCidr(), housekeeping.podManifestPath(),
-                housekeeping.evictionHard(), housekeeping.imageGcPolicy());
+                housekeeping.evictionHard(), housekeeping.imageGcPolicy(),
+                KubeProxyComponent.programsHostTables(disableKubeProxy, Optional.ofNullable(kubeProxyNetworkNamespace)) ? List.of(clusterDns) : List.of(),
+                clusterDomain);
         return run(node, new JoinedNodeIdentity(serverUrl, credentials));
     }
 

@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * The cluster DNS inside {@code k4j server}, standing in for upstream's CoreDNS addon: it reads Services and
  * EndpointSlices as {@code kube-system/coredns} and answers on {@code --cluster-dns-bind}, forwarding other names to
  * the node's resolvers from {@code /etc/resolv.conf}. Pods name the {@code kube-dns} service's IP
- * ({@code --cluster-dns}) as their server; kube-proxy is to send that IP's port 53 (UDP and TCP) to the bind address.
- * Every server runs one (no leader election: DNS serves reads only).
+ * ({@code --cluster-dns}) as their server. Besides the bind address (for the host) it listens on the node's address
+ * ({@code --advertise-address}) at the same port and publishes that address as the endpoints of the selector-less
+ * {@code kube-dns} service ({@link ClusterDnsEndpoints}), so kube-proxy DNATs the service's port 53 (UDP and TCP) to it
+ * on every node, as it would to CoreDNS pods. Every server runs one (no leader election: DNS serves reads only).
  */
 final class ClusterDnsComponent implements Component {
     private static final Logger LOG = LoggerFactory.getLogger("dns");
@@ -54,12 +56,37 @@ final class ClusterDnsComponent implements Component {
                 .filter(upstream -> !(upstream.getPort() == bind.getPort() && upstream.getAddress().equals(bind.getAddress())))
                 .toList();
         String serviceAddress = serviceAddress(config, ServiceCidr.parse(config.serviceClusterIpRange()));
-        ClusterDnsConfig dnsConfig = new ClusterDnsConfig(config.clusterDomain(), bind, upstreams, ClusterDnsConfig.DEFAULT_FORWARD_TIMEOUT,
-                ClusterDnsConfig.DEFAULT_TTL, IpAddresses.parse(serviceAddress), DnsServer.Limits.defaults());
+        Optional<InetAddress> nodeAddress = nodeAddress(config);
+        Optional<InetSocketAddress> nodeBind = nodeAddress
+                .filter(address -> !bind.getAddress().isAnyLocalAddress() && !bind.getAddress().equals(address))
+                .map(address -> new InetSocketAddress(address, bind.getPort()));
+        ClusterDnsConfig dnsConfig = new ClusterDnsConfig(config.clusterDomain(), bind, nodeBind, upstreams,
+                ClusterDnsConfig.DEFAULT_FORWARD_TIMEOUT, ClusterDnsConfig.DEFAULT_TTL, IpAddresses.parse(serviceAddress),
+                DnsServer.Limits.defaults());
         dns = new ClusterDns(clients.coreDns(), dnsConfig, InstantSource.system());
         dns.start(CACHE_SYNC_TIMEOUT);
-        LOG.info("cluster DNS for {} on {} (kube-dns service {}:53 is to be forwarded here), upstream {}",
-                config.clusterDomain(), dns.address(), serviceAddress, upstreams);
+        // Where pods reach the server: its second listener, or the bind address itself when that is the node's.
+        Optional<InetSocketAddress> podFacing = dns.nodeAddress()
+                .or(() -> nodeAddress.map(address -> new InetSocketAddress(address, dns.address().getPort())));
+        if (podFacing.isEmpty()) {
+            LOG.warn("the host has no non-loopback address: pods cannot reach the cluster DNS; pass --advertise-address");
+        } else {
+            try {
+                new ClusterDnsEndpoints(clients.controllerServiceAccount("endpoint-controller"),
+                        clients.controllerServiceAccount("endpointslice-controller")).publish(podFacing.get());
+            } catch (RuntimeException e) {
+                // The DNS still serves the host; the next start publishes again.
+                LOG.warn("cannot publish the kube-dns endpoints at {}: {}", podFacing.get(), e.getMessage());
+            }
+        }
+        LOG.info("cluster DNS for {} on {}, for pods on {} (behind the kube-dns service {}:53), upstream {}",
+                config.clusterDomain(), dns.address(), podFacing.map(InetSocketAddress::toString).orElse("nothing"),
+                serviceAddress, upstreams);
+    }
+
+    /** The node's address that pods reach: {@code --advertise-address}, by default the host's primary address. */
+    private static Optional<InetAddress> nodeAddress(ServerConfig config) {
+        return config.advertiseAddress().flatMap(IpAddresses::parse);
     }
 
     @Override

@@ -28,12 +28,24 @@ final class KubeProxyComponent implements Component {
         this.config = requireNonNull(config, "config is null");
     }
 
+    /**
+     * Whether kube-proxy programs this host's own iptables (enabled, root, no test network namespace): only then do
+     * service IPs such as the kube-dns service's work for the host's pods.
+     */
+    static boolean programsHostTables(boolean disableKubeProxy, Optional<String> networkNamespace) {
+        return !disableKubeProxy && isRoot() && networkNamespace.isEmpty();
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
     /** The component, or empty when it is disabled or the server is not root. */
     static Optional<Component> create(NodeConfig config, NodeIdentity identity) {
         if (config.disableKubeProxy()) {
             return Optional.empty();
         }
-        if (!"root".equals(System.getProperty("user.name"))) {
+        if (!isRoot()) {
             LOG.info("not running kube-proxy: it needs root to write iptables rules");
             return Optional.empty();
         }
@@ -47,7 +59,8 @@ final class KubeProxyComponent implements Component {
                 .map(namespace -> List.of("ip", "netns", "exec", namespace))
                 .orElse(List.of());
         return Optional.of(new KubeProxyComponent(identity,
-                new KubeProxy.Config(defaults.clusterCidr(), defaults.minSyncPeriod(), defaults.syncPeriod(), commandPrefix)));
+                new KubeProxy.Config(defaults.clusterCidr(), defaults.minSyncPeriod(), defaults.syncPeriod(), commandPrefix,
+                        Optional.of(config.nodeName()))));
     }
 
     @Override

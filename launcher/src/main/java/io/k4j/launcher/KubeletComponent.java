@@ -103,11 +103,13 @@ final class KubeletComponent implements Component {
         RuntimeService runtime = connection.runtimeService();
 
         List<InetAddress> addresses = config.addresses();
-        // No cluster DNS for pods yet: the kube-dns service is only reachable once kube-proxy routes it to the DNS
-        // server, and until then a ClusterFirst pod keeps the host's resolv.conf, as upstream's kubelet without
-        // --cluster-dns does.
+        if (config.clusterDns().isEmpty()) {
+            log.info("kube-proxy does not run on this host's iptables: ClusterFirst pods use the host's resolv.conf");
+        }
         KubeletConfig kubeletConfig = KubeletConfig.defaults(nodeName, agentDirectory.resolve("kubelet"),
-                addresses.stream().map(InetAddress::getHostAddress).toList(), List.of()).withPort(config.kubeletPort());
+                addresses.stream().map(InetAddress::getHostAddress).toList(), config.clusterDns())
+                .withPort(config.kubeletPort())
+                .withClusterDomain(config.clusterDomain());
         KubernetesClient nodeClient = identity.nodeClient();
         EventRecorder events = new ApiEventRecorder(nodeClient, "kubelet", nodeName, clock);
         ApiPodObjectSource objects = new ApiPodObjectSource(nodeClient);

@@ -29,6 +29,10 @@ import java.util.Optional;
  * @param podManifestPath the static pods' manifests (default {@code pod-manifests} in {@code directory})
  * @param evictionHard the hard eviction thresholds
  * @param imageGcPolicy when the node deletes unused images
+ * @param clusterDns the name servers ClusterFirst pods get: the kube-dns service's IP where kube-proxy programs this
+ *     host's iptables (only then does that IP lead to the DNS server), else none (pods keep the host's resolv.conf,
+ *     as upstream's kubelet without {@code --cluster-dns})
+ * @param clusterDomain the cluster's DNS domain
  */
 record NodeConfig(
         Path directory,
@@ -43,7 +47,9 @@ record NodeConfig(
         String clusterCidr,
         Optional<Path> podManifestPath,
         List<Threshold> evictionHard,
-        ImageGcPolicy imageGcPolicy) {
+        ImageGcPolicy imageGcPolicy,
+        List<String> clusterDns,
+        String clusterDomain) {
     NodeConfig {
         requireNonNull(directory, "directory is null");
         requireNonNull(nodeName, "nodeName is null");
@@ -62,6 +68,8 @@ record NodeConfig(
         requireNonNull(podManifestPath, "podManifestPath is null");
         evictionHard = List.copyOf(requireNonNull(evictionHard, "evictionHard is null"));
         requireNonNull(imageGcPolicy, "imageGcPolicy is null");
+        clusterDns = List.copyOf(requireNonNull(clusterDns, "clusterDns is null"));
+        requireNonNull(clusterDomain, "clusterDomain is null");
     }
 
     /** The server's own node: in {@code <data-dir>/agent}, on the advertise address (else the host's first address). */
@@ -72,7 +80,11 @@ record NodeConfig(
         return new NodeConfig(config.dataDirectory().root().resolve("agent"), config.nodeName().orElse(hostName).toLowerCase(java.util.Locale.ROOT),
                 hostName, addresses, config.containerRuntimeEndpoint(), config.kubeletPort(), config.cniBridge(), config.disableKubeProxy(),
                 config.kubeProxyNetworkNamespace(), config.clusterCidr(), config.podManifestPath(), config.evictionHard(),
-                config.imageGcPolicy());
+                config.imageGcPolicy(),
+                KubeProxyComponent.programsHostTables(config.disableKubeProxy(), config.kubeProxyNetworkNamespace())
+                        ? List.of(ClusterDnsComponent.serviceAddress(config, ServiceCidr.parse(config.serviceClusterIpRange())))
+                        : List.of(),
+                config.clusterDomain());
     }
 
     /** The host's first non-loopback IPv4 address, or loopback when it has none. */

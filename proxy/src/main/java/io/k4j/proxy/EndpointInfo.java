@@ -10,11 +10,18 @@ import static java.util.Objects.requireNonNull;
  * @param ready the endpoint's ready condition
  * @param serving the serving condition (ready, even while terminating)
  * @param terminating the terminating condition
+ * @param local whether the endpoint runs on this proxy's node (its {@code nodeName} is the proxy's), for the
+ *     {@code Local} traffic policies
  */
-public record EndpointInfo(String ip, int port, boolean ready, boolean serving, boolean terminating)
+public record EndpointInfo(String ip, int port, boolean ready, boolean serving, boolean terminating, boolean local)
         implements Comparable<EndpointInfo> {
     public EndpointInfo {
         requireNonNull(ip, "ip is null");
+    }
+
+    /** An endpoint on another node (or of a proxy that does not know its node). */
+    public EndpointInfo(String ip, int port, boolean ready, boolean serving, boolean terminating) {
+        this(ip, port, ready, serving, terminating, false);
     }
 
     /** {@code ip:port} as upstream writes it into comments and hashes (IPv6 in brackets). */

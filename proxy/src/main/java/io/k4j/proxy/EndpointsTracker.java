@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Merges the EndpointSlices of each service into the endpoints of each of its ports, as upstream's
@@ -20,7 +21,13 @@ public final class EndpointsTracker {
 
     private EndpointsTracker() {}
 
+    /** The endpoints of each service port, none of them local. */
     public static Map<ServicePortName, List<EndpointInfo>> endpoints(List<EndpointSlice> slices) {
+        return endpoints(slices, Optional.empty());
+    }
+
+    /** The endpoints of each service port; those whose {@code nodeName} is {@code nodeName} are local. */
+    public static Map<ServicePortName, List<EndpointInfo>> endpoints(List<EndpointSlice> slices, Optional<String> nodeName) {
         Map<ServicePortName, List<EndpointInfo>> byPort = new HashMap<>();
         for (EndpointSlice slice : slices) {
             Map<String, String> labels = slice.getMetadata().getLabels();
@@ -44,7 +51,8 @@ public final class EndpointsTracker {
                     boolean serving = conditions == null || conditions.getServing() == null ? ready : conditions.getServing();
                     boolean terminating = conditions != null && Boolean.TRUE.equals(conditions.getTerminating());
                     // Upstream uses the first address only: the others are reserved for future use.
-                    endpoints.add(new EndpointInfo(endpoint.getAddresses().get(0), port.getPort(), ready, serving, terminating));
+                    boolean local = nodeName.isPresent() && nodeName.get().equals(endpoint.getNodeName());
+                    endpoints.add(new EndpointInfo(endpoint.getAddresses().get(0), port.getPort(), ready, serving, terminating, local));
                 }
             }
         }

@@ -29,9 +29,13 @@ public final class KubeProxy implements AutoCloseable {
      * @param minSyncPeriod the shortest time between two syncs (upstream's default 1 s)
      * @param syncPeriod the longest time between two syncs (upstream's default 30 s)
      * @param commandPrefix what to run the iptables tools behind, empty for the host
+     * @param nodeName this node's name (upstream's {@code --hostname-override}): endpoints on it are local for
+     *                 {@code externalTrafficPolicy: Local}; empty: none is
      */
-    public record Config(Optional<String> clusterCidr, Duration minSyncPeriod, Duration syncPeriod, List<String> commandPrefix) {
+    public record Config(Optional<String> clusterCidr, Duration minSyncPeriod, Duration syncPeriod, List<String> commandPrefix,
+            Optional<String> nodeName) {
         public Config {
+            requireNonNull(nodeName, "nodeName is null");
             requireNonNull(clusterCidr, "clusterCidr is null");
             requireNonNull(minSyncPeriod, "minSyncPeriod is null");
             requireNonNull(syncPeriod, "syncPeriod is null");
@@ -40,7 +44,7 @@ public final class KubeProxy implements AutoCloseable {
 
         /** Upstream's defaults on the host's tables. */
         public static Config defaults(Optional<String> clusterCidr) {
-            return new Config(clusterCidr, Duration.ofSeconds(1), Duration.ofSeconds(30), List.of());
+            return new Config(clusterCidr, Duration.ofSeconds(1), Duration.ofSeconds(30), List.of(), Optional.empty());
         }
     }
 
@@ -56,7 +60,7 @@ public final class KubeProxy implements AutoCloseable {
         Lister<Service> services = informers.lister(Service.class);
         Lister<EndpointSlice> slices = informers.lister(EndpointSlice.class);
         this.proxier = new Proxier(new RuleGenerator(config.clusterCidr()), new IptablesExecutor(config.commandPrefix()),
-                services::list, slices::list, config.minSyncPeriod(), config.syncPeriod());
+                services::list, slices::list, config.minSyncPeriod(), config.syncPeriod(), config.nodeName());
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class Proxier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("kube-proxy");
     private static final Duration FULL_SYNC_PERIOD = Duration.ofHours(1);
-    private static final List<String> SERVICE_CHAIN_PREFIXES = List.of("KUBE-SVC-", "KUBE-SEP-", "KUBE-EXT-", "KUBE-FW-");
+    private static final List<String> SERVICE_CHAIN_PREFIXES = List.of("KUBE-SVC-", "KUBE-SVL-", "KUBE-SEP-", "KUBE-EXT-", "KUBE-FW-");
     /** Set by the endpoint slice controller (and by whoever writes slices by hand) to the time of the change. */
     public static final String LAST_CHANGE_TRIGGER_TIME = "endpoints.kubernetes.io/last-change-trigger-time";
 
@@ -49,6 +50,7 @@ public final class Proxier implements AutoCloseable {
     private final Supplier<List<EndpointSlice>> endpointSlices;
     private final Duration minSyncPeriod;
     private final Duration syncPeriod;
+    private final Optional<String> nodeName;
     private final boolean conntrackInstalled;
     private final InstantSource clock;
     private final Instant started;
@@ -72,11 +74,24 @@ public final class Proxier implements AutoCloseable {
 
     public Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
             Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod) {
-        this(generator, executor, services, endpointSlices, minSyncPeriod, syncPeriod, InstantSource.system());
+        this(generator, executor, services, endpointSlices, minSyncPeriod, syncPeriod, InstantSource.system(), Optional.empty());
+    }
+
+    /** @param nodeName this node's name: endpoints with it as {@code nodeName} are local (traffic policy Local) */
+    public Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
+            Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod, Optional<String> nodeName) {
+        this(generator, executor, services, endpointSlices, minSyncPeriod, syncPeriod, InstantSource.system(), nodeName);
     }
 
     Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
             Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod, InstantSource clock) {
+        this(generator, executor, services, endpointSlices, minSyncPeriod, syncPeriod, clock, Optional.empty());
+    }
+
+    Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
+            Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod, InstantSource clock,
+            Optional<String> nodeName) {
+        this.nodeName = requireNonNull(nodeName, "nodeName is null");
         this.generator = requireNonNull(generator, "generator is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.services = requireNonNull(services, "services is null");
@@ -132,7 +147,7 @@ public final class Proxier implements AutoCloseable {
         List<EndpointSlice> slices = endpointSlices.get();
         Map<String, Instant> triggerTimes = triggerTimes(slices);
         Map<ServicePortName, ServicePortInfo> currentServices = ServiceTracker.servicePorts(services.get());
-        Map<ServicePortName, List<EndpointInfo>> currentEndpoints = EndpointsTracker.endpoints(slices);
+        Map<ServicePortName, List<EndpointInfo>> currentEndpoints = EndpointsTracker.endpoints(slices, nodeName);
         IptablesRules desired = generator.generate(currentServices, currentEndpoints);
         boolean full = applied == null || System.nanoTime() - lastFullSyncNanos > FULL_SYNC_PERIOD.toNanos();
 

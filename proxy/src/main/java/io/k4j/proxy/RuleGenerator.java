@@ -11,15 +11,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Turns services and their endpoints into the rules of upstream's iptables proxier, as a pure function: the same
  * input always gives the same text, so a sync can compare it with what was applied. Layout (nat table):
  * PREROUTING/OUTPUT ▶ KUBE-SERVICES ▶ (ClusterIP match) KUBE-SVC-&lt;hash&gt; ▶ (random probability or ClientIP
  * affinity) KUBE-SEP-&lt;hash&gt; ▶ DNAT; NodePorts and external IPs go through KUBE-EXT-&lt;hash&gt;, which marks for
- * masquerade and jumps to the service chain; KUBE-POSTROUTING masquerades what KUBE-MARK-MASQ marked. The filter
+ * masquerade and jumps to the service chain, or, for {@code externalTrafficPolicy: Local}, sends pods and the node
+ * itself to the service chain and everything else unmasqueraded to KUBE-SVL-&lt;hash&gt; over this node's endpoints
+ * (dropped in the filter table when it has none); KUBE-POSTROUTING masquerades what KUBE-MARK-MASQ marked. The filter
  * table rejects traffic to services without endpoints so clients fail fast instead of timing out. Thread-safe.
  */
 public final class RuleGenerator {
@@ -60,11 +64,12 @@ public final class RuleGenerator {
         SortedMap<ServicePortName, ServicePortInfo> sorted = new TreeMap<>(services);
         SortedMap<String, List<String>> serviceChains = new TreeMap<>();
         for (ServicePortInfo service : sorted.values()) {
-            List<EndpointInfo> usable = usableEndpoints(endpoints.getOrDefault(service.name(), List.of()));
+            List<EndpointInfo> all = endpoints.getOrDefault(service.name(), List.of());
+            List<EndpointInfo> usable = usableEndpoints(all);
             if (usable.isEmpty()) {
                 rejectWithoutEndpoints(service, filter);
             } else {
-                writeService(service, usable, nat, serviceChains);
+                writeService(service, all, usable, nat, filter, serviceChains);
             }
         }
 
@@ -113,8 +118,8 @@ public final class RuleGenerator {
         }
     }
 
-    private void writeService(ServicePortInfo service, List<EndpointInfo> endpoints, Chains nat,
-            SortedMap<String, List<String>> serviceChains) {
+    private void writeService(ServicePortInfo service, List<EndpointInfo> allEndpoints, List<EndpointInfo> endpoints,
+            Chains nat, Chains filter, SortedMap<String, List<String>> serviceChains) {
         String protocol = service.iptablesProtocol();
         String name = service.name().toString();
         String serviceChain = serviceChainName(service.name(), protocol);
@@ -124,30 +129,91 @@ public final class RuleGenerator {
         nat.add(KUBE_SERVICES, comment(name + " cluster IP") + matchClusterIp + " -j " + serviceChain);
         clusterCidr.ifPresent(cidr -> serviceRules.add("-A " + serviceChain + " " + comment(name + " cluster IP")
                 + matchClusterIp + " ! -s " + cidr + " -j " + KUBE_MARK_MASQ));
+        serviceRules.addAll(balancingRules(service, serviceChain, endpoints));
+        serviceChains.put(serviceChain, serviceRules);
+        Set<EndpointInfo> written = new TreeSet<>(endpoints);
 
-        if (service.nodePort() > 0 || !service.externalIps().isEmpty()) {
+        if (service.externallyAccessible()) {
+            // externalTrafficPolicy Local: outside traffic only to this node's endpoints, keeping the client's address.
+            List<EndpointInfo> localEndpoints = service.externalPolicyLocal()
+                    ? usableEndpoints(allEndpoints.stream().filter(EndpointInfo::local).toList())
+                    : List.of();
+            boolean hasExternalEndpoints = !service.externalPolicyLocal() || !localEndpoints.isEmpty();
             String externalChain = externalChainName(service.name(), protocol);
-            for (String externalIp : service.externalIps()) {
-                nat.add(KUBE_SERVICES, comment(name + " external IP") + " -m " + protocol + " -p " + protocol + " -d "
-                        + externalIp + " --dport " + service.port() + " -j " + externalChain);
+            if (hasExternalEndpoints) {
+                for (String externalIp : service.externalIps()) {
+                    nat.add(KUBE_SERVICES, comment(name + " external IP") + " -m " + protocol + " -p " + protocol + " -d "
+                            + externalIp + " --dport " + service.port() + " -j " + externalChain);
+                }
+                if (service.nodePort() > 0) {
+                    nat.add(KUBE_NODEPORTS, comment(name) + " -m " + protocol + " -p " + protocol + " --dport "
+                            + service.nodePort() + " -j " + externalChain);
+                }
+            } else {
+                // Endpoints elsewhere only: drop (not reject) outside traffic, so that a load balancer's health
+                // check sees this node as down and the client retries on another.
+                String noLocal = comment(name + " has no local endpoints");
+                for (String externalIp : service.externalIps()) {
+                    filter.add(KUBE_EXTERNAL_SERVICES, noLocal + " -m " + protocol + " -p " + protocol + " -d " + externalIp
+                            + " --dport " + service.port() + " -j DROP");
+                }
+                if (service.nodePort() > 0) {
+                    filter.add(KUBE_EXTERNAL_SERVICES, noLocal + " -m addrtype --dst-type LOCAL -m " + protocol + " -p "
+                            + protocol + " --dport " + service.nodePort() + " -j DROP");
+                }
             }
-            if (service.nodePort() > 0) {
-                nat.add(KUBE_NODEPORTS, comment(name) + " -m " + protocol + " -p " + protocol + " --dport "
-                        + service.nodePort() + " -j " + externalChain);
+            List<String> externalRules = new ArrayList<>();
+            if (!service.externalPolicyLocal()) {
+                // Traffic from outside reaches a pod that may be on another node; masquerade so the reply returns here.
+                externalRules.add("-A " + externalChain + " " + comment("masquerade traffic for " + name + " external destinations")
+                        + " -j " + KUBE_MARK_MASQ);
+                externalRules.add("-A " + externalChain + " -j " + serviceChain);
+            } else {
+                // Pods reaching an external destination are treated as if they went out to a load balancer and came
+                // back: no traffic policy for them.
+                clusterCidr.ifPresent(cidr -> externalRules.add("-A " + externalChain + " "
+                        + comment("pod traffic for " + name + " external destinations") + " -s " + cidr + " -j " + serviceChain));
+                // The node itself uses the node's address as source, which must be masqueraded, and may use any endpoint.
+                externalRules.add("-A " + externalChain + " " + comment("masquerade LOCAL traffic for " + name + " external destinations")
+                        + " -m addrtype --src-type LOCAL -j " + KUBE_MARK_MASQ);
+                externalRules.add("-A " + externalChain + " " + comment("route LOCAL traffic for " + name + " external destinations")
+                        + " -m addrtype --src-type LOCAL -j " + serviceChain);
+                if (!localEndpoints.isEmpty()) {
+                    String localChain = localChainName(service.name(), protocol);
+                    externalRules.add("-A " + externalChain + " -j " + localChain);
+                    serviceChains.put(localChain, balancingRules(service, localChain, localEndpoints));
+                    written.addAll(localEndpoints);
+                }
             }
-            // Traffic from outside reaches a pod that may be on another node; masquerade so the reply returns here.
-            serviceChains.put(externalChain, List.of(
-                    "-A " + externalChain + " " + comment("masquerade traffic for " + name + " external destinations")
-                            + " -j " + KUBE_MARK_MASQ,
-                    "-A " + externalChain + " -j " + serviceChain));
+            serviceChains.put(externalChain, externalRules);
         }
 
+        for (EndpointInfo endpoint : written) {
+            String endpointChain = endpointChainName(service.name(), protocol, endpoint.address());
+            String affinity = service.hasSessionAffinity() ? " -m recent --name " + endpointChain + " --set" : "";
+            serviceChains.put(endpointChain, List.of(
+                    // Hairpin: a pod reaching itself through its service must see the node as source, or it would
+                    // answer itself directly and the connection would not match.
+                    "-A " + endpointChain + " " + comment(name) + " -s " + endpoint.ip() + " -j " + KUBE_MARK_MASQ,
+                    "-A " + endpointChain + " " + comment(name) + affinity + " -m " + protocol + " -p " + protocol
+                            + " -j DNAT --to-destination " + endpoint.address()));
+        }
+    }
+
+    /**
+     * The rules of a policy chain ({@code KUBE-SVC} or {@code KUBE-SVL}) choosing one of {@code endpoints}: ClientIP
+     * affinity first, then random probabilities that pick each remaining endpoint evenly.
+     */
+    private static List<String> balancingRules(ServicePortInfo service, String chain, List<EndpointInfo> endpoints) {
+        String protocol = service.iptablesProtocol();
+        String name = service.name().toString();
         List<String> endpointChains = endpoints.stream()
                 .map(endpoint -> endpointChainName(service.name(), protocol, endpoint.address()))
                 .toList();
+        List<String> rules = new ArrayList<>();
         if (service.hasSessionAffinity()) {
             for (int i = 0; i < endpoints.size(); i++) {
-                serviceRules.add("-A " + serviceChain + " " + comment(name + " -> " + endpoints.get(i).address())
+                rules.add("-A " + chain + " " + comment(name + " -> " + endpoints.get(i).address())
                         + " -m recent --name " + endpointChains.get(i) + " --rcheck --seconds "
                         + service.affinityTimeoutSeconds() + " --reap -j " + endpointChains.get(i));
             }
@@ -157,22 +223,10 @@ public final class RuleGenerator {
             String statistic = remaining > 1
                     ? " -m statistic --mode random --probability " + probability(remaining)
                     : "";
-            serviceRules.add("-A " + serviceChain + " " + comment(name + " -> " + endpoints.get(i).address())
+            rules.add("-A " + chain + " " + comment(name + " -> " + endpoints.get(i).address())
                     + statistic + " -j " + endpointChains.get(i));
         }
-        serviceChains.put(serviceChain, serviceRules);
-
-        for (int i = 0; i < endpoints.size(); i++) {
-            EndpointInfo endpoint = endpoints.get(i);
-            String endpointChain = endpointChains.get(i);
-            String affinity = service.hasSessionAffinity() ? " -m recent --name " + endpointChain + " --set" : "";
-            serviceChains.put(endpointChain, List.of(
-                    // Hairpin: a pod reaching itself through its service must see the node as source, or it would
-                    // answer itself directly and the connection would not match.
-                    "-A " + endpointChain + " " + comment(name) + " -s " + endpoint.ip() + " -j " + KUBE_MARK_MASQ,
-                    "-A " + endpointChain + " " + comment(name) + affinity + " -m " + protocol + " -p " + protocol
-                            + " -j DNAT --to-destination " + endpoint.address()));
-        }
+        return rules;
     }
 
     /** The probability that picks one of {@code remaining} endpoints evenly, formatted as upstream ({@code %0.10f}). */
@@ -188,6 +242,11 @@ public final class RuleGenerator {
     /** {@code KUBE-EXT-} with the service chain's hash. */
     public static String externalChainName(ServicePortName name, String protocol) {
         return "KUBE-EXT-" + hash(name + protocol.toLowerCase(Locale.ROOT));
+    }
+
+    /** {@code KUBE-SVL-} (the local policy chain of externalTrafficPolicy Local) with the service chain's hash. */
+    public static String localChainName(ServicePortName name, String protocol) {
+        return "KUBE-SVL-" + hash(name + protocol.toLowerCase(Locale.ROOT));
     }
 
     /** {@code KUBE-SEP-} and 16 characters of base32(sha256(servicePortName + protocol + endpoint)), as upstream. */

@@ -15,9 +15,11 @@ import java.util.Locale;
  * @param nodePort the NodePort, 0 when the service has none
  * @param externalIps the service's spec.externalIPs
  * @param affinityTimeoutSeconds the ClientIP session affinity timeout, 0 when the service has no affinity
+ * @param externalPolicyLocal whether traffic from outside (NodePort, external IPs) goes only to this node's endpoints
+ *     ({@code externalTrafficPolicy: Local} on an externally accessible service)
  */
 public record ServicePortInfo(ServicePortName name, String protocol, String clusterIp, int port, int nodePort,
-        List<String> externalIps, int affinityTimeoutSeconds) {
+        List<String> externalIps, int affinityTimeoutSeconds, boolean externalPolicyLocal) {
     public ServicePortInfo {
         requireNonNull(name, "name is null");
         requireNonNull(protocol, "protocol is null");
@@ -26,6 +28,17 @@ public record ServicePortInfo(ServicePortName name, String protocol, String clus
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
+    }
+
+    /** A service port with {@code externalTrafficPolicy: Cluster}. */
+    public ServicePortInfo(ServicePortName name, String protocol, String clusterIp, int port, int nodePort,
+            List<String> externalIps, int affinityTimeoutSeconds) {
+        this(name, protocol, clusterIp, port, nodePort, externalIps, affinityTimeoutSeconds, false);
+    }
+
+    /** Whether traffic from outside the cluster reaches it: a NodePort or external IPs. */
+    public boolean externallyAccessible() {
+        return nodePort > 0 || !externalIps.isEmpty();
     }
 
     /** The protocol as iptables spells it ({@code tcp}, {@code udp}, {@code sctp}). */

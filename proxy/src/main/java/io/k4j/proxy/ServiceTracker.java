@@ -37,8 +37,10 @@ public final class ServiceTracker {
                 ServicePortName name = new ServicePortName(service.getMetadata().getNamespace(),
                         service.getMetadata().getName(), Objects.requireNonNullElse(port.getName(), ""));
                 int nodePort = hasNodePorts && port.getNodePort() != null ? port.getNodePort() : 0;
+                boolean externallyAccessible = nodePort > 0 || !externalIps.isEmpty();
                 ports.put(name, new ServicePortInfo(name, Objects.requireNonNullElse(port.getProtocol(), "TCP"),
-                        spec.getClusterIP(), port.getPort(), nodePort, externalIps, affinityTimeout));
+                        spec.getClusterIP(), port.getPort(), nodePort, externalIps, affinityTimeout,
+                        externallyAccessible && "Local".equals(spec.getExternalTrafficPolicy())));
             }
         }
         return ports;

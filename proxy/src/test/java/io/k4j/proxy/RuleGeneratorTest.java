@@ -109,6 +109,45 @@ class RuleGeneratorTest {
     }
 
     @Test
+    void externalTrafficPolicyLocalSendsOutsideTrafficOnlyToLocalEndpointsWithoutMasquerade() {
+        ServicePortInfo service = new ServicePortInfo(SVC2, "TCP", "172.30.0.42", 80, 3001, List.of(), 0, true);
+        EndpointInfo local = new EndpointInfo("10.180.0.2", 80, true, true, false, true);
+        EndpointInfo remote = new EndpointInfo("10.180.1.2", 80, true, true, false, false);
+        IptablesRules rules = generator.generate(Map.of(SVC2, service), Map.of(SVC2, List.of(remote, local)));
+
+        String localChain = RuleGenerator.localChainName(SVC2, "tcp");
+        assertThat(localChain).isEqualTo("KUBE-SVL-GNZBNJ2PO5MGZ6GT");
+        assertThat(rules.nat().chains().get("KUBE-NODEPORTS")).containsExactly(
+                "-A KUBE-NODEPORTS -m comment --comment ns2/svc2:p80 -m tcp -p tcp --dport 3001 -j KUBE-EXT-GNZBNJ2PO5MGZ6GT");
+        assertThat(rules.nat().chains().get("KUBE-EXT-GNZBNJ2PO5MGZ6GT")).containsExactly(
+                "-A KUBE-EXT-GNZBNJ2PO5MGZ6GT -m comment --comment \"pod traffic for ns2/svc2:p80 external destinations\" -s 10.0.0.0/8 -j KUBE-SVC-GNZBNJ2PO5MGZ6GT",
+                "-A KUBE-EXT-GNZBNJ2PO5MGZ6GT -m comment --comment \"masquerade LOCAL traffic for ns2/svc2:p80 external destinations\" -m addrtype --src-type LOCAL -j KUBE-MARK-MASQ",
+                "-A KUBE-EXT-GNZBNJ2PO5MGZ6GT -m comment --comment \"route LOCAL traffic for ns2/svc2:p80 external destinations\" -m addrtype --src-type LOCAL -j KUBE-SVC-GNZBNJ2PO5MGZ6GT",
+                "-A KUBE-EXT-GNZBNJ2PO5MGZ6GT -j KUBE-SVL-GNZBNJ2PO5MGZ6GT");
+        assertThat(rules.nat().chains().get(localChain)).containsExactly(
+                "-A KUBE-SVL-GNZBNJ2PO5MGZ6GT -m comment --comment \"ns2/svc2:p80 -> 10.180.0.2:80\" -j "
+                        + RuleGenerator.endpointChainName(SVC2, "tcp", "10.180.0.2:80"));
+        // The cluster IP still balances over every endpoint.
+        assertThat(rules.nat().chains().get("KUBE-SVC-GNZBNJ2PO5MGZ6GT")).hasSize(3);
+        assertThat(rules.filter().chains().get("KUBE-EXTERNAL-SERVICES")).isEmpty();
+    }
+
+    @Test
+    void externalTrafficPolicyLocalWithoutLocalEndpointsDropsNodePortTraffic() {
+        ServicePortInfo service = new ServicePortInfo(SVC2, "TCP", "172.30.0.42", 80, 3001, List.of(), 0, true);
+        IptablesRules rules = generator.generate(Map.of(SVC2, service),
+                Map.of(SVC2, List.of(new EndpointInfo("10.180.1.2", 80, true, true, false, false))));
+
+        assertThat(rules.nat().chains().get("KUBE-NODEPORTS")).isEmpty();
+        assertThat(rules.nat().chainNames()).doesNotContain(RuleGenerator.localChainName(SVC2, "tcp"));
+        assertThat(rules.nat().chains().get("KUBE-EXT-GNZBNJ2PO5MGZ6GT")).hasSize(3).noneMatch(rule -> rule.contains("KUBE-SVL-"));
+        assertThat(rules.filter().chains().get("KUBE-EXTERNAL-SERVICES")).containsExactly(
+                "-A KUBE-EXTERNAL-SERVICES -m comment --comment \"ns2/svc2:p80 has no local endpoints\" -m addrtype --dst-type LOCAL -m tcp -p tcp --dport 3001 -j DROP");
+        // Inside the cluster the service still works.
+        assertThat(rules.nat().chains().get("KUBE-SERVICES")).anyMatch(rule -> rule.contains("-j KUBE-SVC-GNZBNJ2PO5MGZ6GT"));
+    }
+
+    @Test
     void externalIpsJumpToTheExternalChain() {
         ServicePortInfo service = new ServicePortInfo(SVC2, "UDP", "172.30.0.42", 53, 0, List.of("192.168.99.1"), 0);
         IptablesRules rules = generator.generate(Map.of(SVC2, service), Map.of(SVC2, List.of(ready("10.180.0.2", 5353))));

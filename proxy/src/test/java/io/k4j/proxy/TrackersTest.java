@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TrackersTest {
@@ -71,6 +72,34 @@ class TrackersTest {
                 new EndpointInfo("10.42.0.1", 8080, true, true, false),
                 new EndpointInfo("10.42.0.2", 8080, false, true, true),
                 new EndpointInfo("10.42.0.3", 8080, false, false, false));
+    }
+
+    @Test
+    void externalTrafficPolicyLocalAppliesOnlyToExternallyAccessibleServices() {
+        Service nodePort = new ServiceBuilder(service("np", "NodePort", "10.96.0.30")).editSpec().withExternalTrafficPolicy("Local")
+                .editFirstPort().withNodePort(30030).endPort().endSpec().build();
+        Service clusterIp = new ServiceBuilder(service("cip", "ClusterIP", "10.96.0.31")).editSpec().withExternalTrafficPolicy("Local").endSpec().build();
+
+        Map<ServicePortName, ServicePortInfo> ports = ServiceTracker.servicePorts(List.of(nodePort, clusterIp));
+
+        assertThat(ports.get(new ServicePortName("default", "np", "")).externalPolicyLocal()).isTrue();
+        assertThat(ports.get(new ServicePortName("default", "cip", "")).externalPolicyLocal()).isFalse();
+    }
+
+    @Test
+    void endpointsOnThisNodeAreLocal() {
+        EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withNamespace("default").withName("web-1")
+                .addToLabels(EndpointsTracker.SERVICE_NAME_LABEL, "web").endMetadata().withAddressType("IPv4")
+                .addNewPort().withName("http").withPort(8080).endPort()
+                .addNewEndpoint().withAddresses("10.42.0.1").withNodeName("node-a").endEndpoint()
+                .addNewEndpoint().withAddresses("10.42.1.1").withNodeName("node-b").endEndpoint()
+                .build();
+
+        assertThat(EndpointsTracker.endpoints(List.of(slice), Optional.of("node-a")).get(new ServicePortName("default", "web", "http")))
+                .containsExactly(new EndpointInfo("10.42.0.1", 8080, true, true, false, true),
+                        new EndpointInfo("10.42.1.1", 8080, true, true, false, false));
+        assertThat(EndpointsTracker.endpoints(List.of(slice)).get(new ServicePortName("default", "web", "http")))
+                .noneMatch(EndpointInfo::local);
     }
 
     private static Service service(String name, String type, String clusterIp) {
