@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.kubelet.KubeletConfig;
 import io.k4j.kubelet.cri.CriException;
 import io.k4j.kubelet.cri.ImageService;
@@ -22,9 +23,7 @@ import io.k4j.kubelet.cri.RuntimeService;
 import io.k4j.kubelet.cri.v1.Image;
 import io.k4j.kubelet.cri.v1.ImageFilter;
 import io.k4j.kubelet.cri.v1.NetworkConfig;
-import io.k4j.kubelet.cri.v1.RuntimeCondition;
 import io.k4j.kubelet.cri.v1.RuntimeConfig;
-import io.k4j.kubelet.cri.v1.StatusResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,11 +68,19 @@ public final class NodeStatusManager implements AutoCloseable {
             Thread.ofPlatform().daemon().name("k4j-kubelet-node-status").factory());
     private volatile List<String> podCidrs = List.of();
     private volatile RuntimeHealth runtimeHealth = new RuntimeHealth(false, "container runtime status check may not have completed yet");
+    private final EventRecorder events;
     private volatile String nodeUid = "";
     private int leaseFailures;
 
     public NodeStatusManager(KubernetesClient client, KubeletConfig config, RuntimeService runtime, ImageService images,
             PodCidrListener podCidrListener, String kubeletVersion, InstantSource clock) {
+        this(client, config, runtime, images, podCidrListener, kubeletVersion, clock, (object, type, reason, message) -> {});
+    }
+
+    /** @param events where the node's NodeReady and NodeNotReady Events go, as upstream's kubelet records them */
+    public NodeStatusManager(KubernetesClient client, KubeletConfig config, RuntimeService runtime, ImageService images,
+            PodCidrListener podCidrListener, String kubeletVersion, InstantSource clock, EventRecorder events) {
+        this.events = requireNonNull(events, "events is null");
         this.client = requireNonNull(client, "client is null");
         this.config = requireNonNull(config, "config is null");
         this.runtime = requireNonNull(runtime, "runtime is null");
@@ -118,6 +125,31 @@ public final class NodeStatusManager implements AutoCloseable {
 
     public List<String> podCidrs() {
         return podCidrs;
+    }
+
+    /**
+     * Re-checks the runtime and writes the node's status at once if its Ready condition changed, instead of at the
+     * next heartbeat: for a supervisor that knows the runtime just died or came back. Returns at once.
+     */
+    public void runtimeStateChanged() {
+        try {
+            timer.execute(this::updateStatus);
+        }
+        catch (java.util.concurrent.RejectedExecutionException e) {
+            // Closed: nothing to report any more.
+        }
+    }
+
+    private void updateStatus() {
+        try {
+            Node node = client.nodes().withName(config.nodeName()).get();
+            if (node != null) {
+                writeStatus(node, false);
+            }
+        }
+        catch (RuntimeException e) {
+            log.warn("Updating the status of node {} failed: {}", config.nodeName(), e.getMessage());
+        }
     }
 
     /** The runtime's health as the last heartbeat saw it. */
@@ -232,7 +264,7 @@ public final class NodeStatusManager implements AutoCloseable {
 
     private void writeStatus(Node node, boolean force) {
         Instant now = clock.instant();
-        runtimeHealth = checkRuntime();
+        runtimeHealth = RuntimeHealth.check(runtime);
         List<NodeConditions.Desired> desired = desiredConditions(runtimeHealth);
         List<NodeCondition> current = node.getStatus() == null ? List.of() : node.getStatus().getConditions();
         String runtimeVersion = runtimeVersion();
@@ -253,27 +285,19 @@ public final class NodeStatusManager implements AutoCloseable {
         status.put("images", images());
         String json = client.getKubernetesSerialization().asJson(Map.of("status", status));
         client.nodes().resource(node).subresource("status").patch(STRATEGIC_MERGE_PATCH, json);
+        NodeConditions.readyTransition(desired, current).ifPresent(event -> {
+            if (event.equals(NodeConditions.NODE_NOT_READY)) {
+                log.info("Node {} became not ready: {}", config.nodeName(), runtimeHealth.message());
+            }
+            events.event(nodeReference(), EventRecorder.NORMAL, event,
+                    "Node " + config.nodeName() + " status is now: " + event);
+        });
     }
 
-    private RuntimeHealth checkRuntime() {
-        StatusResponse status;
-        try {
-            status = runtime.status(false);
-        }
-        catch (CriException e) {
-            return new RuntimeHealth(false, "container runtime is down");
-        }
-        List<String> problems = new ArrayList<>();
-        for (RuntimeCondition condition : status.getStatus().getConditionsList()) {
-            if (!condition.getStatus()) {
-                problems.add(condition.getType().equals("NetworkReady")
-                        ? "container runtime network not ready: NetworkReady=false reason:" + condition.getReason()
-                                + " message:" + condition.getMessage()
-                        : "container runtime not ready: " + condition.getType() + "=false reason:"
-                                + condition.getReason() + " message:" + condition.getMessage());
-            }
-        }
-        return problems.isEmpty() ? RuntimeHealth.READY : new RuntimeHealth(false, String.join(", ", problems));
+    /** Upstream's kubelet refers to its node by name, with the name as UID, so its events need no Node lookup. */
+    private Node nodeReference() {
+        return new NodeBuilder().withNewMetadata().withName(config.nodeName()).withUid(config.nodeName()).endMetadata()
+                .build();
     }
 
     private List<NodeConditions.Desired> desiredConditions(RuntimeHealth health) {
