@@ -52,6 +52,11 @@ class RealNodeFailuresIT {
             // What the server started in sessions of their own (registry, containerd) outlives a server that did not
             // stop cleanly: stop whatever of this test's data directory still runs.
             String directory = server.dataDirectory().toString();
+            // Keep the server's log beside the test reports for a failure's post-mortem.
+            Path log = server.dataDirectory().resolve("server.log");
+            if (Files.exists(log)) {
+                Files.copy(log, Path.of("target", "RealNodeFailuresIT-server.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
             ProcessHandle.allProcesses()
                     .filter(process -> process.info().commandLine().orElse("").contains(directory))
                     .forEach(ProcessHandle::destroy);

@@ -111,7 +111,7 @@ final class KubeletComponent implements Component {
                 if (ready) {
                     connection.reconnectNow();
                 }
-                nodeStatus.runtimeStateChanged();
+                nodeStatus.runtimeStateChanged(ready);
             });
         }
         CriCommandRunner commandRunner = new CriCommandRunner(runtime);

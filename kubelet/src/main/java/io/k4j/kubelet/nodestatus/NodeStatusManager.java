@@ -36,6 +36,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +70,10 @@ public final class NodeStatusManager implements AutoCloseable {
             Thread.ofPlatform().daemon().name("k4j-kubelet-node-status").factory());
     private volatile List<String> podCidrs = List.of();
     private volatile RuntimeHealth runtimeHealth = new RuntimeHealth(false, "container runtime status check may not have completed yet");
+    private static final RuntimeHealth RUNTIME_DOWN = new RuntimeHealth(false, RuntimeHealth.RUNTIME_DOWN);
+
     private final EventRecorder events;
+    private volatile boolean runtimeProcessDown;
     private volatile String nodeUid = "";
     private int leaseFailures;
 
@@ -128,23 +133,27 @@ public final class NodeStatusManager implements AutoCloseable {
     }
 
     /**
-     * Re-checks the runtime and writes the node's status at once if its Ready condition changed, instead of at the
-     * next heartbeat: for a supervisor that knows the runtime just died or came back. Returns at once.
+     * Tells that the runtime's process died ({@code running} false) or answers again: the node's Ready condition
+     * follows at once instead of at the next heartbeat, and while the process is down the runtime counts as down
+     * without asking it. Each change is written in order, so even an outage shorter than a status write shows as
+     * NotReady. Returns at once.
      */
-    public void runtimeStateChanged() {
+    public void runtimeStateChanged(boolean running) {
+        runtimeProcessDown = !running;
+        Optional<RuntimeHealth> known = running ? Optional.empty() : Optional.of(RUNTIME_DOWN);
         try {
-            timer.execute(this::updateStatus);
+            timer.execute(() -> updateStatus(known));
         }
-        catch (java.util.concurrent.RejectedExecutionException e) {
+        catch (RejectedExecutionException e) {
             // Closed: nothing to report any more.
         }
     }
 
-    private void updateStatus() {
+    private void updateStatus(Optional<RuntimeHealth> known) {
         try {
             Node node = client.nodes().withName(config.nodeName()).get();
             if (node != null) {
-                writeStatus(node, false);
+                writeStatus(node, false, known);
             }
         }
         catch (RuntimeException e) {
@@ -174,7 +183,7 @@ public final class NodeStatusManager implements AutoCloseable {
                 Node current = existing != null ? existing : client.nodes().resource(node).create();
                 nodeUid = current.getMetadata().getUid();
                 log.info("{} node {}", existing != null ? "Using the existing" : "Registered", config.nodeName());
-                writeStatus(current, true);
+                writeStatus(current, true, Optional.empty());
                 return;
             }
             catch (KubernetesClientException e) {
@@ -220,7 +229,7 @@ public final class NodeStatusManager implements AutoCloseable {
                 return;
             }
             updatePodCidrs(node);
-            writeStatus(node, false);
+            writeStatus(node, false, Optional.empty());
         }
         catch (RuntimeException e) {
             log.warn("Updating the status of node {} failed: {}", config.nodeName(), e.getMessage());
@@ -262,9 +271,10 @@ public final class NodeStatusManager implements AutoCloseable {
         podCidrs = cidrs;
     }
 
-    private void writeStatus(Node node, boolean force) {
+    /** @param known the runtime's health when it is known without asking the runtime */
+    private void writeStatus(Node node, boolean force, Optional<RuntimeHealth> known) {
         Instant now = clock.instant();
-        runtimeHealth = RuntimeHealth.check(runtime);
+        runtimeHealth = known.orElseGet(() -> runtimeProcessDown ? RUNTIME_DOWN : RuntimeHealth.check(runtime));
         List<NodeConditions.Desired> desired = desiredConditions(runtimeHealth);
         List<NodeCondition> current = node.getStatus() == null ? List.of() : node.getStatus().getConditions();
         String runtimeVersion = runtimeVersion();
