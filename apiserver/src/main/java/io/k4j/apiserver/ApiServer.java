@@ -106,6 +106,7 @@ public final class ApiServer implements AutoCloseable {
                 config.version(),
                 config.openApi(),
                 extra,
+                config.preAuthenticationHandlers(),
                 List.of(new HealthEndpoint("healthz", liveness), new HealthEndpoint("livez", liveness), new HealthEndpoint("readyz", readiness)),
                 exchange -> {
                     String host = exchange.header("host");

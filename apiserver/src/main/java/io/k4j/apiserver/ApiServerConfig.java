@@ -42,6 +42,7 @@ import java.util.Optional;
  * @param resources the served stored resources
  * @param createOnlyResources the served create-only resources (reviews)
  * @param nonResourceHandlers extra paths
+ * @param preAuthenticationHandlers paths served before authentication, with credentials of their own (node join)
  * @param version what {@code /version} answers
  * @param openApi the OpenAPI documents, when available (the builder defaults to the built-in schemas')
  * @param unknownFields detects unknown fields for {@code fieldValidation}, when available (builder default: built-in schemas)
@@ -68,6 +69,7 @@ public record ApiServerConfig(
         List<ResourceDefinition> resources,
         List<CreateOnlyResource> createOnlyResources,
         List<NonResourceHandler> nonResourceHandlers,
+        List<PreAuthenticationHandler> preAuthenticationHandlers,
         VersionInfo version,
         Optional<OpenApiSource> openApi,
         Optional<UnknownFieldDetector> unknownFields,
@@ -92,6 +94,7 @@ public record ApiServerConfig(
         resources = List.copyOf(requireNonNull(resources, "resources is null"));
         createOnlyResources = List.copyOf(requireNonNull(createOnlyResources, "createOnlyResources is null"));
         nonResourceHandlers = List.copyOf(requireNonNull(nonResourceHandlers, "nonResourceHandlers is null"));
+        preAuthenticationHandlers = List.copyOf(requireNonNull(preAuthenticationHandlers, "preAuthenticationHandlers is null"));
         requireNonNull(version, "version is null");
         requireNonNull(openApi, "openApi is null");
         requireNonNull(unknownFields, "unknownFields is null");
@@ -127,6 +130,7 @@ public record ApiServerConfig(
         private final List<ResourceDefinition> resources = new ArrayList<>();
         private final List<CreateOnlyResource> createOnlyResources = new ArrayList<>();
         private final List<NonResourceHandler> nonResourceHandlers = new ArrayList<>();
+        private final List<PreAuthenticationHandler> preAuthenticationHandlers = new ArrayList<>();
         private VersionInfo version = VersionInfo.k4j();
         private OpenApiSource openApi;
         private UnknownFieldDetector unknownFields;
@@ -194,6 +198,11 @@ public record ApiServerConfig(
             return this;
         }
 
+        public Builder preAuthenticationHandlers(List<? extends PreAuthenticationHandler> values) {
+            preAuthenticationHandlers.addAll(values);
+            return this;
+        }
+
         public Builder version(VersionInfo value) {
             this.version = value;
             return this;
@@ -258,7 +267,7 @@ public record ApiServerConfig(
             }
             return new ApiServerConfig(host, port, servingKeyStore, servingKeyPassword, clientCaCertificates, authenticators, allowAnonymous,
                     Optional.ofNullable(impersonator), authorizers, admissionPlugins, storage, resources, createOnlyResources, nonResourceHandlers,
-                    version, Optional.ofNullable(openApi), Optional.ofNullable(unknownFields), Optional.ofNullable(strategicMergePatcher),
+                    preAuthenticationHandlers, version, Optional.ofNullable(openApi), Optional.ofNullable(unknownFields), Optional.ofNullable(strategicMergePatcher),
                     healthChecks, maxRequestBodyBytes, watchCacheCapacity, watchBookmarkInterval, clock);
         }
     }

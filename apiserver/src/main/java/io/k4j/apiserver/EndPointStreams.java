@@ -1,6 +1,8 @@
 package io.k4j.apiserver;
 
 import io.k4j.apiserver.endpoints.UpgradedConnection;
+import io.k4j.apiserver.stream.BulkInputStream;
+import io.k4j.apiserver.stream.BulkOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -82,14 +84,7 @@ final class EndPointStreams extends AbstractConnection implements Connection.Upg
         getEndPoint().close();
     }
 
-    private final class Input extends InputStream {
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int read = read(one, 0, 1);
-            return read < 0 ? -1 : one[0] & 0xff;
-        }
-
+    private final class Input extends BulkInputStream {
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
             if (length == 0) {
@@ -116,12 +111,7 @@ final class EndPointStreams extends AbstractConnection implements Connection.Upg
         }
     }
 
-    private final class Output extends OutputStream {
-        @Override
-        public void write(int value) throws IOException {
-            write(new byte[] {(byte) value}, 0, 1);
-        }
-
+    private final class Output extends BulkOutputStream {
         @Override
         public void write(byte[] buffer, int offset, int length) throws IOException {
             try (Blocker.Callback written = Blocker.callback()) {

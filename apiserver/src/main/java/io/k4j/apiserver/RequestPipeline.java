@@ -55,12 +55,13 @@ final class RequestPipeline {
     private final VersionInfo version;
     private final Optional<OpenApiSource> openApi;
     private final Map<String, NonResourceHandler> extraHandlers;
+    private final List<PreAuthenticationHandler> preAuthenticationHandlers;
     private final List<HealthEndpoint> healthEndpoints;
     private final Function<HttpExchange, String> serverAddress;
 
     RequestPipeline(AuthenticationFilter authentication, Optional<Impersonator> impersonator, AuthorizationFilter authorization, ApiServerMetrics metrics,
             ResourceHandler resources, DiscoveryDocuments discovery, VersionInfo version, Optional<OpenApiSource> openApi,
-            Map<String, NonResourceHandler> extraHandlers, List<HealthEndpoint> healthEndpoints, Function<HttpExchange, String> serverAddress) {
+            Map<String, NonResourceHandler> extraHandlers, List<PreAuthenticationHandler> preAuthenticationHandlers, List<HealthEndpoint> healthEndpoints, Function<HttpExchange, String> serverAddress) {
         this.authentication = requireNonNull(authentication, "authentication is null");
         this.impersonator = requireNonNull(impersonator, "impersonator is null");
         this.authorization = requireNonNull(authorization, "authorization is null");
@@ -70,6 +71,7 @@ final class RequestPipeline {
         this.version = requireNonNull(version, "version is null");
         this.openApi = requireNonNull(openApi, "openApi is null");
         this.extraHandlers = Map.copyOf(extraHandlers);
+        this.preAuthenticationHandlers = List.copyOf(preAuthenticationHandlers);
         this.healthEndpoints = List.copyOf(healthEndpoints);
         this.serverAddress = requireNonNull(serverAddress, "serverAddress is null");
     }
@@ -81,6 +83,11 @@ final class RequestPipeline {
         UserInfo user = null;
         try {
             info = resolver.resolve(exchange.method(), exchange.path(), exchange.query());
+            Optional<PreAuthenticationHandler> ownCredentials = preAuthenticationHandler(exchange.path());
+            if (ownCredentials.isPresent()) {
+                ownCredentials.get().handle(exchange);
+                return;
+            }
             AuthenticationRequest credentials = new AuthenticationRequest(exchange.headers(), clientCertificates);
             user = authentication.authenticate(credentials);
             if (impersonator.isPresent()) {
@@ -109,6 +116,15 @@ final class RequestPipeline {
             metrics.observeRequest(info, dryRun, status.status(), nanos);
             audit.record(user, info, exchange.method(), uri(exchange), sourceAddress, exchange.header("user-agent"), status.status(), nanos);
         }
+    }
+
+    private Optional<PreAuthenticationHandler> preAuthenticationHandler(String path) {
+        for (PreAuthenticationHandler handler : preAuthenticationHandlers) {
+            if (path.startsWith(handler.pathPrefix())) {
+                return Optional.of(handler);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The response status of the exchange, as the HTTP layer saw it. */

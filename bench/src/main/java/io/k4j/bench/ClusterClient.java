@@ -64,13 +64,18 @@ final class ClusterClient {
     }
 
     HttpResponse<String> send(String method, String path, String body) {
+        return send(method, path, body, "application/json");
+    }
+
+    /** Sends {@code body} (when not null) as {@code contentType}, e.g. {@code application/merge-patch+json} for a PATCH. */
+    HttpResponse<String> send(String method, String path, String body, String contentType) {
         HttpRequest.Builder request = HttpRequest.newBuilder(server.resolve(path))
                 .timeout(Duration.ofSeconds(60))
                 .header("Accept", "application/json");
         if (body == null) {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
-            request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+            request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
         }
         try {
             return httpClient.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -79,6 +84,24 @@ final class ClusterClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Connects (GET /version) and returns this client, trying again for up to {@code timeout} while connecting fails:
+     * on a machine other work keeps busy the first TLS handshake of a fresh process can outlast the connect timeout.
+     */
+    ClusterClient connected(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                send("GET", "/version", null);
+                return this;
+            } catch (UncheckedIOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -20,6 +20,16 @@ final class Latencies {
         }
     }
 
+    void clear() {
+        count = 0;
+    }
+
+    Latencies copy() {
+        Latencies copy = new Latencies();
+        copy.addAll(this);
+        return copy;
+    }
+
     int count() {
         return count;
     }

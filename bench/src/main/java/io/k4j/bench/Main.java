@@ -29,7 +29,10 @@ import java.util.Set;
  * [--generator auto|h2load|jdk]}; the create load comes from h2load when it is installed ({@code auto}). Issue 3's
  * scheduler benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
  * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]} (see
- * {@link SchedulerSuite}); issue 5's cluster DNS benchmark with {@code ./k4j bench --suite dns} (see {@link DnsBench}).
+ * {@link SchedulerSuite}); issue 5's cluster DNS benchmark with {@code ./k4j bench --suite dns} (see {@link DnsBench}); issue 4's pod startup
+ * benchmark on a real node with {@code ./k4j bench --suite pod-startup [--pods 30] [--single-runs 10]} (see
+ * {@link PodStartupBench}); issue 5's kube-proxy network programming benchmark with {@code ./k4j bench --suite proxy
+ * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5]} (see {@link ProxyBench}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
@@ -51,6 +54,13 @@ public final class Main {
         int scalePods = 150_000;
         int startupPods = 3_000;
         Set<String> runs = new LinkedHashSet<>(SchedulerSuite.RUNS);
+        Integer pods = null;
+        int singleRuns = 10;
+        int services = 1_000;
+        int endpointsPerService = 10;
+        int changes = 100;
+        int churnChanges = 300;
+        double churnRate = 5;
         for (int i = 0; i < arguments.length; i++) {
             switch (arguments[i]) {
                 case "--output" -> output = Path.of(arguments[++i]);
@@ -59,15 +69,26 @@ public final class Main {
                 case "--watchers" -> watchers = Integer.parseInt(arguments[++i]);
                 case "--suite" -> suite = arguments[++i];
                 case "--nodes" -> nodes = Integer.parseInt(arguments[++i]);
-                case "--pods" -> basicPods = Integer.parseInt(arguments[++i]);
+                case "--pods" -> pods = Integer.parseInt(arguments[++i]);
+                case "--single-runs" -> singleRuns = Integer.parseInt(arguments[++i]);
+                case "--services" -> services = Integer.parseInt(arguments[++i]);
+                case "--endpoints-per-service" -> endpointsPerService = Integer.parseInt(arguments[++i]);
+                case "--changes" -> changes = Integer.parseInt(arguments[++i]);
+                case "--churn-changes" -> churnChanges = Integer.parseInt(arguments[++i]);
+                case "--churn-rate" -> churnRate = Double.parseDouble(arguments[++i]);
                 case "--variant-pods" -> variantPods = Integer.parseInt(arguments[++i]);
                 case "--scale-pods" -> scalePods = Integer.parseInt(arguments[++i]);
                 case "--startup-pods" -> startupPods = Integer.parseInt(arguments[++i]);
                 case "--runs" -> runs = new LinkedHashSet<>(List.of(arguments[++i].split(",")));
                 case "--generator" -> generator = arguments[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk, "
-                        + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS));
+                        + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS)
+                        + ", or --suite pod-startup with --pods N, --single-runs N, or --suite proxy with --services N, --endpoints-per-service N, --changes N, "
+                        + "--churn-changes N, --churn-rate PER_SECOND, or --suite dns");
             }
+        }
+        if (pods != null) {
+            basicPods = pods;
         }
         if (System.getProperty("k4j.launcher.dir") == null) {
             System.setProperty("k4j.launcher.dir", Path.of("launcher/target").toAbsolutePath().toString());
@@ -91,8 +112,28 @@ public final class Main {
             System.err.println("bench: results appended to " + output);
             return;
         }
+        if (suite.equals("pod-startup")) {
+            String header = "\n## Issue 4: pod startup on a real node (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
+                    + ". Load average at the start: " + Commands.loadAverage() + ".\n";
+            String section = header + PodStartupBench.run(work, pods == null ? 30 : pods, singleRuns);
+            System.out.print(section);
+            ensureDocument(output);
+            Files.writeString(output, section, StandardOpenOption.APPEND);
+            System.err.println("bench: results appended to " + output);
+            return;
+        }
+        if (suite.equals("proxy")) {
+            String header = "\n## Issue 5: kube-proxy network programming (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
+                    + ".\n";
+            String section = header + ProxyBench.run(work, services, endpointsPerService, changes, churnChanges, churnRate);
+            System.out.print(section);
+            ensureDocument(output);
+            Files.writeString(output, section, StandardOpenOption.APPEND);
+            System.err.println("bench: results appended to " + output);
+            return;
+        }
         if (!suite.equals("apiserver")) {
-            throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default), scheduler or dns");
+            throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default), scheduler, dns, pod-startup or proxy");
         }
         Optional<Path> h2load = switch (generator) {
             case "auto" -> H2Load.find();

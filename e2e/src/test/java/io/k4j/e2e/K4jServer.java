@@ -7,21 +7,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -30,35 +24,18 @@ import java.util.stream.Stream;
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
  * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
- * it a network namespace of its own. A real node owns machine-wide things (the kubelet's port, a CNI bridge and its
- * pod CIDR), so {@link #startWithNode} takes one of {@value #REAL_NODE_SLOTS} machine-wide slots, each with a port,
- * bridge and cluster CIDR of its own (slot 0 is the defaults: 10250, cni0, 10.42.0.0/16), and holds the slot's lock
- * until {@link #close}: real nodes of several test runs on one machine run side by side, and wait when all slots are
- * taken. Not thread-safe: one test class drives one server.
+ * it a network namespace of its own. A real node owns machine-wide things, so {@link #startWithNode} takes a
+ * {@link RealNodeSlots} slot and holds it until {@link #close}. Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
     private final Path dataDirectory;
     private final List<String> extraArguments;
     private final int port;
-    private final Optional<RealNodeSlot> realNodeSlot;
+    private final Optional<RealNodeSlots.Slot> realNodeSlot;
     private Process process;
     private Duration readyAfter = Duration.ZERO;
 
-    private static final int REAL_NODE_SLOTS = 3;
-    private static final Duration REAL_NODE_LOCK_TIMEOUT = Duration.ofMinutes(40);
-
-    /** A held real-node slot: the lock, and the machine-wide things it owns. */
-    private record RealNodeSlot(FileLock lock, int kubeletPort, String cniBridge, String clusterCidr) {
-        static RealNodeSlot of(int slot, FileLock lock) {
-            return new RealNodeSlot(lock, 10250 + 10 * slot, slot == 0 ? "cni0" : "k4je2e" + slot, "10." + (42 + 2 * slot) + ".0.0/16");
-        }
-
-        List<String> arguments() {
-            return List.of("--kubelet-port", Integer.toString(kubeletPort), "--cni-bridge", cniBridge, "--cluster-cidr", clusterCidr);
-        }
-    }
-
-    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlot> realNodeSlot) {
+    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlots.Slot> realNodeSlot) {
         this.dataDirectory = requireNonNull(dataDirectory, "dataDirectory is null");
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
@@ -76,8 +53,9 @@ public final class K4jServer implements AutoCloseable {
 
     /** Starts a server with its real node (k4j's containerd and kubelet) and waits until the apiserver is ready. */
     public static K4jServer startWithNode(Path dataDirectory, String... extraArguments) {
-        RealNodeSlot slot = takeRealNodeSlot();
-        List<String> arguments = new ArrayList<>(slot.arguments());
+        RealNodeSlots.Slot slot = RealNodeSlots.take();
+        List<String> arguments = new ArrayList<>(slot.nodeArguments());
+        arguments.addAll(List.of("--cluster-cidr", slot.clusterCidr()));
         arguments.addAll(List.of(extraArguments));
         K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.of(slot));
         try {
@@ -89,67 +67,14 @@ public final class K4jServer implements AutoCloseable {
         return server;
     }
 
-    /**
-     * Takes the first free real-node slot, or waits for one (the kernel drops a slot's lock when its JVM exits,
-     * however it exits).
-     */
-    private static RealNodeSlot takeRealNodeSlot() {
-        try {
-            List<FileChannel> channels = new ArrayList<>();
-            for (int slot = 0; slot < REAL_NODE_SLOTS; slot++) {
-                Path file = Path.of("/run/lock/k4j-e2e-real-node-" + slot + ".lock");
-                Files.createDirectories(file.getParent());
-                FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                FileLock lock = channel.tryLock();
-                if (lock != null) {
-                    channels.forEach(K4jServer::closeQuietly);
-                    return RealNodeSlot.of(slot, lock);
-                }
-                channels.add(channel);
-            }
-            int slot = (int) (ProcessHandle.current().pid() % REAL_NODE_SLOTS);
-            System.err.println("k4j e2e: other test runs on this machine hold all " + REAL_NODE_SLOTS + " real-node slots; waiting for slot " + slot);
-            FileChannel channel = channels.remove(slot);
-            channels.forEach(K4jServer::closeQuietly);
-            // A blocking lock wait on its own thread, so that a holder that never lets go fails this test in bounded time.
-            CompletableFuture<FileLock> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return channel.lock();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-            try {
-                return RealNodeSlot.of(slot, waiting.get(REAL_NODE_LOCK_TIMEOUT.toMinutes(), TimeUnit.MINUTES));
-            } catch (TimeoutException | ExecutionException e) {
-                channel.close();
-                throw new IllegalStateException("could not take real-node slot " + slot + " within " + REAL_NODE_LOCK_TIMEOUT, e);
-            } catch (InterruptedException e) {
-                channel.close();
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for real-node slot " + slot, e);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void closeQuietly(FileChannel channel) {
-        try {
-            channel.close();
-        } catch (IOException e) {
-            // only a lock file we did not get; nothing to undo
-        }
-    }
-
     /** The CNI bridge this server's real node attaches pods to. */
     public String cniBridge() {
-        return realNodeSlot.map(RealNodeSlot::cniBridge).orElseThrow(() -> new IllegalStateException("no real node"));
+        return realNodeSlot.map(RealNodeSlots.Slot::cniBridge).orElseThrow(() -> new IllegalStateException("no real node"));
     }
 
     /** The cluster CIDR this server's nodes take their podCIDRs from. */
     public String clusterCidr() {
-        return realNodeSlot.map(RealNodeSlot::clusterCidr).orElse("10.42.0.0/16");
+        return realNodeSlot.map(RealNodeSlots.Slot::clusterCidr).orElse("10.42.0.0/16");
     }
 
     public Path kubeconfig() {
@@ -316,15 +241,7 @@ public final class K4jServer implements AutoCloseable {
                 waitForExit();
             }
         } finally {
-            realNodeSlot.map(RealNodeSlot::lock).ifPresent(K4jServer::release);
-        }
-    }
-
-    private static void release(FileLock lock) {
-        try {
-            lock.channel().close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            realNodeSlot.ifPresent(RealNodeSlots.Slot::close);
         }
     }
 

@@ -100,19 +100,29 @@ final class ComponentClients implements AutoCloseable {
      *     field manager of their writes from it (e.g. {@code kube-controller-manager} in managedFields)
      */
     private synchronized KubernetesClient client(CertificateAndKey identity, OptionalInt requestRetries, String component) {
+        KubernetesClient client = build(serverUrl, pki.caCertificatePem(), identity, requestRetries, component);
+        clients.add(client);
+        return client;
+    }
+
+    /**
+     * A client of the apiserver at {@code serverUrl}, trusting only {@code caPem} and authenticated by {@code identity}'s
+     * client certificate; the caller closes it.
+     *
+     * @param component the User-Agent's product, as in {@link #client}
+     */
+    static KubernetesClient build(String serverUrl, String caPem, CertificateAndKey identity, OptionalInt requestRetries, String component) {
         ConfigBuilder builder = new ConfigBuilder(Config.empty());
         requestRetries.ifPresent(builder::withRequestRetryBackoffLimit);
         Config config = builder
                 .withMasterUrl(serverUrl)
                 .withUserAgent(component + "/" + Versions.KUBERNETES_VERSION + " (linux/amd64) k4j/" + Versions.K4J_VERSION)
-                .withCaCertData(base64(pki.caCertificatePem()))
+                .withCaCertData(base64(caPem))
                 .withClientCertData(base64(identity.certificatePem()))
                 .withClientKeyData(base64(identity.privateKeyPem()))
                 .withClientKeyAlgo(identity.privateKey().getAlgorithm())
                 .build();
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        clients.add(client);
-        return client;
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     private static String base64(String pem) {

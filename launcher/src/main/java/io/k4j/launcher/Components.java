@@ -11,7 +11,7 @@ import java.util.Map;
 final class Components {
     private Components() {}
 
-    static List<Component> create(ServerConfig config, ComponentClients clients, String hostName) {
+    static List<Component> create(ServerConfig config, ComponentClients clients, String hostName) throws java.net.UnknownHostException {
         List<Component> components = new ArrayList<>();
         components.add(new ControllerManagerComponent(clients, config.controllers(),
                 Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange(),
@@ -19,10 +19,12 @@ final class Components {
         components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         components.add(SimulatedNodesComponent.create(config, clients));
         components.add(new ClusterDnsComponent(config, clients));
+        NodeConfig node = NodeConfig.forServer(config, hostName);
+        NodeIdentity identity = NodeIdentity.ofServer(clients, node);
         if (!config.disableAgent()) {
-            components.add(KubeletComponent.create(config, clients, hostName));
+            components.add(new KubeletComponent(node, identity));
         }
-        KubeProxyComponent.create(config, clients).ifPresent(components::add);
+        KubeProxyComponent.create(node, identity).ifPresent(components::add);
         return List.copyOf(components);
     }
 }

@@ -32,6 +32,8 @@ import io.k4j.apiserver.pki.Kubeconfig;
 import io.k4j.apiserver.pki.PkiOptions;
 import io.k4j.apiserver.pki.TlsContexts;
 import io.k4j.apiserver.kubelet.KubeletClient;
+import io.k4j.apiserver.nodejoin.NodeJoinHandler;
+import io.k4j.apiserver.nodejoin.NodeJoinToken;
 import io.k4j.apiserver.registry.core.pod.PodLogHandler;
 import io.k4j.apiserver.registry.core.pod.PodPortForwardHandler;
 import io.k4j.apiserver.registry.core.pod.PodStreamHandler;
@@ -132,6 +134,8 @@ final class ControlPlane implements AutoCloseable {
         LOG.info("PKI ready in {}", dataDirectory.pkiDirectory());
         LOG.debug("start-up: PKI loaded at +{} ms", elapsedMillis(startedNanos));
 
+        NodeJoinToken joinToken = NodeJoinToken.loadOrCreate(dataDirectory.nodeToken(), pki.caCertificate());
+
         LateBoundRegistry registry = new LateBoundRegistry();
         String serverUrl = "https://" + hostForUrl(kubeconfigHost(config)) + ":" + config.securePort();
         ServiceAccountTokenIssuer issuer = new ServiceAccountTokenIssuer(pki.serviceAccountSigningKey(), pki.serviceAccountPublicKey(),
@@ -186,6 +190,7 @@ final class ControlPlane implements AutoCloseable {
                 .nonResourceHandlers(List.of(
                         json(OidcDiscovery.CONFIGURATION_PATH, oidc.openidConfiguration()),
                         json(OidcDiscovery.JWKS_PATH, oidc.jwks())))
+                .preAuthenticationHandlers(List.of(new NodeJoinHandler(joinToken, pki, config.clusterCidr())))
                 .healthChecks(List.of(HealthCheck.of("poststarthook/k4j-bootstrap", bootstrapped::check)))
                 .clock(clock)
                 .build();
@@ -209,6 +214,8 @@ final class ControlPlane implements AutoCloseable {
         writeKubeconfigs(config, dataDirectory, pki, serverUrl);
         bootstrapped.markDone();
         LOG.info("k4j server ready in {} ms; kubeconfig: {}", elapsedMillis(startedNanos), dataDirectory.adminKubeconfig());
+        LOG.info("node join token in {}; add a node with: k4j agent --server={} --token=<the token>", dataDirectory.nodeToken(),
+                joinUrl(config, apiServer.port()));
         // The JVM's own start (class loading before main) is part of what users wait for, and CPU time tells a
         // slow start on a busy machine from a start that does too much.
         if (LOG.isDebugEnabled()) {
@@ -317,6 +324,13 @@ final class ControlPlane implements AutoCloseable {
     private static String kubeconfigHost(ServerConfig config) {
         InetAddress bind = config.bindAddress();
         return bind.isAnyLocalAddress() || bind.isLoopbackAddress() ? "127.0.0.1" : bind.getHostAddress();
+    }
+
+    /** The URL other machines reach the apiserver on: its bind address, else the advertise address. */
+    private static String joinUrl(ServerConfig config, int port) {
+        InetAddress bind = config.bindAddress();
+        String host = bind.isAnyLocalAddress() ? config.advertiseAddress().orElse("127.0.0.1") : bind.getHostAddress();
+        return "https://" + hostForUrl(host) + ":" + port;
     }
 
     private static String hostForUrl(String address) {

@@ -38,6 +38,11 @@ public record DataDirectory(Path root) {
         return root.resolve("lib");
     }
 
+    /** The token nodes join the cluster with ({@code k4j agent --token}), as k3s's {@code server/node-token}. */
+    public Path nodeToken() {
+        return root.resolve("token");
+    }
+
     public Path adminKubeconfig() {
         return root.resolve("admin.kubeconfig");
     }

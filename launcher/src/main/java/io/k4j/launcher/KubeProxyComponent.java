@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * kube-proxy inside {@code k4j server}: programs this host's iptables for Services, as {@code system:kube-proxy}. Runs
+ * kube-proxy inside {@code k4j server} and {@code k4j agent}: programs this host's iptables for Services, as {@code system:kube-proxy}. Runs
  * only as root (iptables needs it) and unless {@code --disable-kube-proxy}; as root without iptables the server does
  * not start, naming the package to install. Thread-safe.
  */
@@ -19,17 +19,17 @@ final class KubeProxyComponent implements Component {
     private static final Logger LOG = LoggerFactory.getLogger("kube-proxy");
     private static final Duration CACHE_SYNC_TIMEOUT = Duration.ofSeconds(60);
 
-    private final ComponentClients clients;
+    private final NodeIdentity identity;
     private final KubeProxy.Config config;
     private KubeProxy proxy;
 
-    private KubeProxyComponent(ComponentClients clients, KubeProxy.Config config) {
-        this.clients = requireNonNull(clients, "clients is null");
+    private KubeProxyComponent(NodeIdentity identity, KubeProxy.Config config) {
+        this.identity = requireNonNull(identity, "identity is null");
         this.config = requireNonNull(config, "config is null");
     }
 
     /** The component, or empty when it is disabled or the server is not root. */
-    static Optional<Component> create(ServerConfig config, ComponentClients clients) {
+    static Optional<Component> create(NodeConfig config, NodeIdentity identity) {
         if (config.disableKubeProxy()) {
             return Optional.empty();
         }
@@ -40,13 +40,13 @@ final class KubeProxyComponent implements Component {
         try {
             IptablesExecutor.requireIptables();
         } catch (IllegalStateException e) {
-            throw new IllegalStateException(e.getMessage() + ", or start the server with --disable-kube-proxy", e);
+            throw new IllegalStateException(e.getMessage() + ", or start k4j with --disable-kube-proxy", e);
         }
         KubeProxy.Config defaults = KubeProxy.Config.defaults(Optional.of(config.clusterCidr()));
         List<String> commandPrefix = config.kubeProxyNetworkNamespace()
                 .map(namespace -> List.of("ip", "netns", "exec", namespace))
                 .orElse(List.of());
-        return Optional.of(new KubeProxyComponent(clients,
+        return Optional.of(new KubeProxyComponent(identity,
                 new KubeProxy.Config(defaults.clusterCidr(), defaults.minSyncPeriod(), defaults.syncPeriod(), commandPrefix)));
     }
 
@@ -57,7 +57,7 @@ final class KubeProxyComponent implements Component {
 
     @Override
     public void start() {
-        proxy = new KubeProxy(clients.kubeProxy(), config);
+        proxy = new KubeProxy(identity.kubeProxyClient(), config);
         proxy.start(CACHE_SYNC_TIMEOUT);
     }
 

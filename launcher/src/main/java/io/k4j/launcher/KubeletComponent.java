@@ -34,41 +34,31 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The real node of {@code k4j server}, as k3s's agent: prepares the node's runtime surroundings (packages, local
- * registry with the standard images, registry mirror hosts, CNI directories), starts and supervises k4j's own
- * containerd (unless {@code --container-runtime-endpoint} names one), then runs the kubelet as
- * {@code system:node:<name>} and its HTTPS server on {@code --kubelet-port} (10250). Closing it stops the kubelet and containerd; the pods'
- * containers keep running in their shims and the next start adopts them. Coexists with the simulated nodes.
+ * The real node of {@code k4j server} and of {@code k4j agent}, as k3s's agent: prepares the node's runtime
+ * surroundings (packages, local registry with the standard images, registry mirror hosts, CNI directories), starts and
+ * supervises k4j's own containerd (unless {@code --container-runtime-endpoint} names one), then runs the kubelet as
+ * {@code system:node:<name>} (its {@link NodeIdentity}) and its HTTPS server on {@code --kubelet-port} (10250). Closing
+ * it stops the kubelet and containerd; the pods' containers keep running in their shims and the next start adopts
+ * them. Coexists with the simulated nodes.
  */
 final class KubeletComponent implements Component {
     private static final Logger log = LoggerFactory.getLogger(KubeletComponent.class);
     private static final Duration CONTAINERD_START_TIMEOUT = Duration.ofMinutes(1);
 
-    private final ServerConfig config;
-    private final ComponentClients clients;
-    private final String nodeName;
-    private final String hostName;
+    private final NodeConfig config;
+    private final NodeIdentity identity;
     private NodeRuntimeSetup setup;
     private ContainerdProcess containerd;
     private CriConnection connection;
     private Kubelet kubelet;
     private KubeletServer server;
 
-    private KubeletComponent(ServerConfig config, ComponentClients clients, String nodeName, String hostName) {
-        this.config = config;
-        this.clients = clients;
-        this.nodeName = nodeName;
-        this.hostName = hostName;
-    }
-
-    static KubeletComponent create(ServerConfig config, ComponentClients clients, String hostName) {
-        String nodeName = config.nodeName().orElse(hostName).toLowerCase(Locale.ROOT);
-        return new KubeletComponent(requireNonNull(config, "config is null"), requireNonNull(clients, "clients is null"),
-                nodeName, hostName);
+    KubeletComponent(NodeConfig config, NodeIdentity identity) {
+        this.config = requireNonNull(config, "config is null");
+        this.identity = requireNonNull(identity, "identity is null");
     }
 
     @Override
@@ -78,7 +68,8 @@ final class KubeletComponent implements Component {
 
     @Override
     public void start() throws Exception {
-        Path agentDirectory = config.dataDirectory().root().resolve("agent");
+        Path agentDirectory = config.directory();
+        String nodeName = config.nodeName();
         InstantSource clock = InstantSource.system();
         setup = NodeRuntimeSetup.prepare(agentDirectory);
         String endpoint;
@@ -94,13 +85,13 @@ final class KubeletComponent implements Component {
         connection = CriConnection.open(endpoint, CriTimeouts.DEFAULT);
         RuntimeService runtime = connection.runtimeService();
 
-        List<InetAddress> addresses = nodeAddresses();
+        List<InetAddress> addresses = config.addresses();
         // No cluster DNS for pods yet: the kube-dns service is only reachable once kube-proxy routes it to the DNS
         // server, and until then a ClusterFirst pod keeps the host's resolv.conf, as upstream's kubelet without
         // --cluster-dns does.
         KubeletConfig kubeletConfig = KubeletConfig.defaults(nodeName, agentDirectory.resolve("kubelet"),
                 addresses.stream().map(InetAddress::getHostAddress).toList(), List.of()).withPort(config.kubeletPort());
-        KubernetesClient nodeClient = clients.node(nodeName);
+        KubernetesClient nodeClient = identity.nodeClient();
         EventRecorder events = new ApiEventRecorder(nodeClient, "kubelet", nodeName, clock);
         ApiPodObjectSource objects = new ApiPodObjectSource(nodeClient);
         NodeStatusManager nodeStatus = new NodeStatusManager(nodeClient, kubeletConfig, runtime,
@@ -126,8 +117,7 @@ final class KubeletComponent implements Component {
                 (states, listener) -> new KubeletProbeManager(commandRunner, states, listener, events, clock),
                 nodeStatus, events, clock);
         kubelet.start();
-        server = KubeletServers.start(clients.pki(), nodeName, hostName, addresses, kubeletConfig.port(),
-                nodeClient, kubelet, runtime, clock);
+        server = KubeletServers.start(identity, nodeName, kubeletConfig.port(), nodeClient, kubelet, runtime, clock);
         log.info("Node {} runs on {}", nodeName, endpoint);
     }
 
@@ -138,13 +128,6 @@ final class KubeletComponent implements Component {
         catch (IOException e) {
             log.warn("Writing the CNI configuration for {} failed: {}", podCidrs, e.getMessage());
         }
-    }
-
-    private List<InetAddress> nodeAddresses() throws IOException {
-        if (config.advertiseAddress().isPresent()) {
-            return List.of(InetAddress.getByName(config.advertiseAddress().get()));
-        }
-        return HostAddresses.primary().map(List::of).orElse(List.of(InetAddress.getLoopbackAddress()));
     }
 
     @Override

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Versions.class,
         description = "A Kubernetes-compatible cluster in one Java program.",
-        subcommands = {ServerCommand.class, io.k4j.launcher.images.ImagesCommand.class})
+        subcommands = {ServerCommand.class, AgentCommand.class, io.k4j.launcher.images.ImagesCommand.class})
 public final class Main implements Runnable {
     public static void main(String[] args) {
         int exitCode = new CommandLine(new Main())

@@ -6,9 +6,15 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -24,11 +30,18 @@ import org.slf4j.LoggerFactory;
  * {@code syncPeriod}. A full sync (every chain rewritten, stale KUBE-SVC/SEP/EXT chains found with iptables-save and
  * deleted, jump rules ensured) runs first, after any failure and hourly, as upstream; other syncs write only the
  * chains whose rules changed and skip iptables entirely when nothing did. Thread-safe: syncs run on one thread.
+ *
+ * <p>Each sync reports its {@link SyncResult} in a debug line ({@code -v 2}), with upstream's network programming
+ * latency of every endpoint change it put in place: the time from a slice's
+ * {@code endpoints.kubernetes.io/last-change-trigger-time} (new since the previous sync, and later than this proxier's
+ * start, as upstream counts them) to the end of the sync that applied it. Benchmarks read these lines.
  */
 public final class Proxier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("kube-proxy");
     private static final Duration FULL_SYNC_PERIOD = Duration.ofHours(1);
     private static final List<String> SERVICE_CHAIN_PREFIXES = List.of("KUBE-SVC-", "KUBE-SEP-", "KUBE-EXT-", "KUBE-FW-");
+    /** Set by the endpoint slice controller (and by whoever writes slices by hand) to the time of the change. */
+    public static final String LAST_CHANGE_TRIGGER_TIME = "endpoints.kubernetes.io/last-change-trigger-time";
 
     private final RuleGenerator generator;
     private final IptablesExecutor executor;
@@ -37,6 +50,8 @@ public final class Proxier implements AutoCloseable {
     private final Duration minSyncPeriod;
     private final Duration syncPeriod;
     private final boolean conntrackInstalled;
+    private final InstantSource clock;
+    private final Instant started;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "kube-proxy-sync");
         thread.setDaemon(true);
@@ -52,9 +67,16 @@ public final class Proxier implements AutoCloseable {
     private Map<ServicePortName, ServicePortInfo> appliedServices = Map.of();
     private Map<ServicePortName, List<EndpointInfo>> appliedEndpoints = Map.of();
     private long lastFullSyncNanos;
+    /** The trigger time of each slice ({@code namespace/name}) as of the last sync that put its rules in place. */
+    private Map<String, Instant> appliedTriggerTimes = Map.of();
 
     public Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
             Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod) {
+        this(generator, executor, services, endpointSlices, minSyncPeriod, syncPeriod, InstantSource.system());
+    }
+
+    Proxier(RuleGenerator generator, IptablesExecutor executor, Supplier<List<Service>> services,
+            Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod, InstantSource clock) {
         this.generator = requireNonNull(generator, "generator is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.services = requireNonNull(services, "services is null");
@@ -62,6 +84,8 @@ public final class Proxier implements AutoCloseable {
         this.minSyncPeriod = requireNonNull(minSyncPeriod, "minSyncPeriod is null");
         this.syncPeriod = requireNonNull(syncPeriod, "syncPeriod is null");
         this.conntrackInstalled = executor.hasConntrack();
+        this.clock = requireNonNull(clock, "clock is null");
+        this.started = clock.instant();
     }
 
     /** Starts the loop: a full sync now, then a sync at least every syncPeriod. */
@@ -103,28 +127,91 @@ public final class Proxier implements AutoCloseable {
     }
 
     /** One sync, full or partial; on failure the next sync is a full one. */
-    public void syncRules() throws IOException {
+    public SyncResult syncRules() throws IOException {
+        long start = System.nanoTime();
+        List<EndpointSlice> slices = endpointSlices.get();
+        Map<String, Instant> triggerTimes = triggerTimes(slices);
         Map<ServicePortName, ServicePortInfo> currentServices = ServiceTracker.servicePorts(services.get());
-        Map<ServicePortName, List<EndpointInfo>> currentEndpoints = EndpointsTracker.endpoints(endpointSlices.get());
+        Map<ServicePortName, List<EndpointInfo>> currentEndpoints = EndpointsTracker.endpoints(slices);
         IptablesRules desired = generator.generate(currentServices, currentEndpoints);
         boolean full = applied == null || System.nanoTime() - lastFullSyncNanos > FULL_SYNC_PERIOD.toNanos();
 
         if (!full && desired.equals(applied)) {
-            return;
+            // A change that needs no rule change is in place all the same.
+            return finish(false, currentServices.size(), start, Duration.ZERO, triggerTimes, slices);
         }
         Set<String> stale = new HashSet<>(full ? executor.chains("nat") : applied.nat().chainNames());
         stale.removeIf(chain -> SERVICE_CHAIN_PREFIXES.stream().noneMatch(chain::startsWith) || desired.nat().chains().containsKey(chain));
         IptablesRules previous = applied;
         applied = null;
+        long restoreStart = System.nanoTime();
         executor.restore(desired.restoreInput(full ? null : previous, stale));
+        Duration restore = Duration.ofNanos(System.nanoTime() - restoreStart);
         if (full) {
             executor.ensureJumpRules();
             lastFullSyncNanos = System.nanoTime();
         }
         applied = desired;
+        SyncResult result = finish(full, currentServices.size(), start, restore, triggerTimes, slices);
         LOG.debug("{} sync wrote {} service ports, deleted {} stale chains", full ? "full" : "partial", currentServices.size(), stale.size());
 
         clearStaleUdpConntrack(currentServices, currentEndpoints);
+        return result;
+    }
+
+    /** The result of a sync whose rules are in place: the latencies of the changes new since the last one. */
+    private SyncResult finish(boolean full, int servicePorts, long startNanos, Duration restore, Map<String, Instant> triggerTimes,
+            List<EndpointSlice> slices) {
+        Instant now = clock.instant();
+        Map<String, String> serviceOfSlice = new HashMap<>();
+        for (EndpointSlice slice : slices) {
+            Map<String, String> labels = slice.getMetadata().getLabels();
+            String service = labels == null ? null : labels.get(EndpointsTracker.SERVICE_NAME_LABEL);
+            serviceOfSlice.put(sliceKey(slice), slice.getMetadata().getNamespace() + "/" + (service == null ? "" : service));
+        }
+        List<SyncResult.ProgrammingLatency> latencies = new ArrayList<>();
+        triggerTimes.forEach((slice, triggerTime) -> {
+            // Only changes made while this proxier ran: an old trigger time seen at start-up says nothing about it.
+            if (!triggerTime.equals(appliedTriggerTimes.get(slice)) && triggerTime.isAfter(started)) {
+                latencies.add(new SyncResult.ProgrammingLatency(serviceOfSlice.get(slice), Duration.between(triggerTime, now)));
+            }
+        });
+        appliedTriggerTimes = triggerTimes;
+        SyncResult result = new SyncResult(full, servicePorts, Duration.ofNanos(System.nanoTime() - startNanos), restore, latencies);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("SyncProxyRules complete: full={} servicePorts={} elapsed={}ms restore={}ms", full, servicePorts,
+                    millis(result.elapsed()), millis(restore));
+            for (SyncResult.ProgrammingLatency latency : latencies) {
+                LOG.debug("network programming latency: service={} latency={}ms", latency.service(), millis(latency.latency()));
+            }
+        }
+        return result;
+    }
+
+    private static String millis(Duration duration) {
+        return String.format(Locale.ROOT, "%.3f", duration.toNanos() / 1e6);
+    }
+
+    /** The parseable trigger-time annotations of the slices, by {@code namespace/name}. */
+    private static Map<String, Instant> triggerTimes(List<EndpointSlice> slices) {
+        Map<String, Instant> times = new HashMap<>();
+        for (EndpointSlice slice : slices) {
+            Map<String, String> annotations = slice.getMetadata().getAnnotations();
+            String value = annotations == null ? null : annotations.get(LAST_CHANGE_TRIGGER_TIME);
+            if (value == null || value.isEmpty()) {
+                continue;
+            }
+            try {
+                times.put(sliceKey(slice), OffsetDateTime.parse(value).toInstant());
+            } catch (DateTimeParseException e) {
+                // Upstream ignores a malformed annotation too: the change is programmed, just not measured.
+            }
+        }
+        return times;
+    }
+
+    private static String sliceKey(EndpointSlice slice) {
+        return slice.getMetadata().getNamespace() + "/" + slice.getMetadata().getName();
     }
 
     private void clearStaleUdpConntrack(Map<ServicePortName, ServicePortInfo> currentServices,

@@ -10,9 +10,11 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,6 +138,40 @@ class ProxierNetworkNamespaceTest {
         proxier.syncRules();
 
         assertThat(node.attempt("conntrack", "-L", "-p", "udp", "--orig-dst", "172.30.0.53").output()).doesNotContain("src=10.99.0.2");
+    }
+
+    @Test
+    void reportsTheProgrammingLatencyOfEachNewTriggerTimeOnce() throws Exception {
+        Instant start = Instant.parse("2026-01-01T10:00:00Z");
+        AtomicReference<Instant> now = new AtomicReference<>(start);
+        services.add(service("web", "172.30.0.41", 80, "http", "ClusterIP", null));
+        services.add(service("old", "172.30.0.42", 80, "http", "ClusterIP", null));
+        slices.add(triggered(slice("web", "http", 8080, "10.99.0.2"), "2026-01-01T10:00:01.250Z"));
+        slices.add(triggered(slice("old", "http", 8080, "10.99.0.3"), "2026-01-01T09:59:59Z"));
+        Proxier proxier = new Proxier(new RuleGenerator(Optional.of("10.98.0.0/16")), new IptablesExecutor(node.prefix()),
+                () -> List.copyOf(services), () -> List.copyOf(slices), Duration.ofSeconds(1), Duration.ofSeconds(30), now::get);
+
+        now.set(Instant.parse("2026-01-01T10:00:02Z"));
+        SyncResult first = proxier.syncRules();
+        SyncResult unchanged = proxier.syncRules();
+        now.set(Instant.parse("2026-01-01T10:00:05Z"));
+        slices.set(0, triggered(slice("web", "http", 8080, "10.99.0.2", "10.99.0.4"), "2026-01-01T10:00:04.900+00:00"));
+        SyncResult second = proxier.syncRules();
+
+        assertThat(first.full()).isTrue();
+        assertThat(first.servicePorts()).isEqualTo(2);
+        assertThat(first.programmingLatencies()).as("a trigger time from before the proxier started is not its latency")
+                .containsExactly(new SyncResult.ProgrammingLatency("default/web", Duration.ofMillis(750)));
+        assertThat(unchanged.programmingLatencies()).isEmpty();
+        assertThat(unchanged.restore()).as("nothing to write").isZero();
+        assertThat(second.full()).isFalse();
+        assertThat(second.restore()).isPositive();
+        assertThat(second.programmingLatencies()).containsExactly(new SyncResult.ProgrammingLatency("default/web", Duration.ofMillis(100)));
+        assertThat(node.exec("iptables-save", "-t", "nat")).contains("--to-destination 10.99.0.4:8080");
+    }
+
+    private static EndpointSlice triggered(EndpointSlice slice, String triggerTime) {
+        return new EndpointSliceBuilder(slice).editMetadata().addToAnnotations(Proxier.LAST_CHANGE_TRIGGER_TIME, triggerTime).endMetadata().build();
     }
 
     /** A backend namespace at 10.99.0.2 behind a veth pair; the node at 10.99.0.1 routes everything to it. */

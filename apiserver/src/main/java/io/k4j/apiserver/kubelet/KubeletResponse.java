@@ -2,6 +2,7 @@ package io.k4j.apiserver.kubelet;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.apiserver.stream.BulkInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.EOFException;
@@ -143,20 +144,13 @@ public final class KubeletResponse implements Closeable {
     }
 
     /** Chunked transfer coding (RFC 9112 section 7.1); trailers are read and dropped. */
-    private static final class ChunkedInput extends InputStream {
+    private static final class ChunkedInput extends BulkInputStream {
         private final InputStream input;
         private long remaining;
         private boolean finished;
 
         ChunkedInput(InputStream input) {
             this.input = requireNonNull(input, "input is null");
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int count = read(one, 0, 1);
-            return count < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
@@ -198,20 +192,13 @@ public final class KubeletResponse implements Closeable {
         }
     }
 
-    private static final class LimitedInput extends InputStream {
+    private static final class LimitedInput extends BulkInputStream {
         private final InputStream input;
         private long remaining;
 
         LimitedInput(InputStream input, long length) {
             this.input = input;
             this.remaining = length;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int count = read(one, 0, 1);
-            return count < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override

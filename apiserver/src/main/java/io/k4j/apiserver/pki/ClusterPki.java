@@ -236,6 +236,16 @@ public final class ClusterPki {
     }
 
     /**
+     * A kubelet serving certificate as {@link #kubeletServingCertificate} makes it, but not stored: for a node on another
+     * machine, which keeps it itself (the node join hands it out).
+     */
+    public CertificateAndKey issueKubeletServingCertificate(String nodeName, List<String> dnsNames, List<InetAddress> ipAddresses) {
+        requireNonNull(nodeName, "nodeName is null");
+        return authority.issueServingCertificate(NODE_USER_PREFIX + nodeName, List.copyOf(new LinkedHashSet<>(dnsNames)),
+                List.copyOf(new LinkedHashSet<>(ipAddresses)), options.keyAlgorithm(), LEAF_VALIDITY);
+    }
+
+    /**
      * Loads {@code <baseName>.crt/.key} when they hold a valid certificate for exactly this user and these groups, and
      * issues and stores a new one otherwise.
      */

@@ -1,5 +1,6 @@
 package io.k4j.apiserver.spdy;
 
+import io.k4j.apiserver.stream.BulkOutputStream;
 import io.k4j.apiserver.stream.ChunkInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -122,12 +123,7 @@ public final class SpdyStream {
         }
     }
 
-    private final class Output extends OutputStream {
-        @Override
-        public void write(int value) throws IOException {
-            write(new byte[] {(byte) value}, 0, 1);
-        }
-
+    private final class Output extends BulkOutputStream {
         @Override
         public void write(byte[] buffer, int offset, int length) throws IOException {
             if (localEnded.get()) {

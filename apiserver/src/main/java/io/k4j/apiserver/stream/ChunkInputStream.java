@@ -2,7 +2,6 @@ package io.k4j.apiserver.stream;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Thread-safe for one producer and one consumer.
  */
-public final class ChunkInputStream extends InputStream {
+public final class ChunkInputStream extends BulkInputStream {
     private static final byte[] END = new byte[0];
 
     private final BlockingQueue<byte[]> chunks = new LinkedBlockingQueue<>();
@@ -50,13 +49,6 @@ public final class ChunkInputStream extends InputStream {
         if (ended.compareAndSet(false, true)) {
             chunks.add(END);
         }
-    }
-
-    @Override
-    public int read() throws InterruptedIOException {
-        byte[] one = new byte[1];
-        int count = read(one, 0, 1);
-        return count < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.endpoints.HttpExchange;
+import io.k4j.apiserver.stream.BulkOutputStream;
 import io.k4j.apiserver.stream.ChunkInputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -253,17 +254,12 @@ public final class ChannelConnection implements Closeable {
         terminalSizes.offer(Optional.empty());
     }
 
-    private final class ChannelOutput extends OutputStream {
+    private final class ChannelOutput extends BulkOutputStream {
         private final int channel;
         private boolean closed;
 
         ChannelOutput(int channel) {
             this.channel = channel;
-        }
-
-        @Override
-        public void write(int value) throws IOException {
-            write(new byte[] {(byte) value}, 0, 1);
         }
 
         @Override

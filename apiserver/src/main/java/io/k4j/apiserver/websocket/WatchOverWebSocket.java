@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.endpoints.HttpExchange;
 import io.k4j.apiserver.endpoints.UpgradedConnection;
+import io.k4j.apiserver.stream.BulkOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -140,7 +141,7 @@ public final class WatchOverWebSocket implements HttpExchange {
     }
 
     /** Collects bytes until a newline and sends each complete line as one message. */
-    private final class EventMessages extends OutputStream {
+    private final class EventMessages extends BulkOutputStream {
         private final WebSocketSession target;
         private final boolean text;
         private final ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -149,11 +150,6 @@ public final class WatchOverWebSocket implements HttpExchange {
         EventMessages(WebSocketSession target, boolean text) {
             this.target = target;
             this.text = text;
-        }
-
-        @Override
-        public void write(int value) throws IOException {
-            write(new byte[] {(byte) value}, 0, 1);
         }
 
         @Override

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One shared informer per resource type over all namespaces, as client-go's {@code SharedInformerFactory}: every
  * controller that watches pods shares one list+watch and one cache. Register informers (and handlers) first, then
- * {@link #start()}, then {@link #waitForCacheSync}. Thread-safe.
+ * {@link #start()}, then {@link #waitForCacheSync}. The caches keep objects without their managedFields
+ * ({@link ManagedFieldsStrippingStore}). Thread-safe.
  */
 public final class InformerFactory implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("informers");
@@ -40,7 +41,8 @@ public final class InformerFactory implements AutoCloseable {
     /** The shared informer of {@code type}, created (not started) on first use. */
     @SuppressWarnings("unchecked")
     public synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(Class<T> type) {
-        return (SharedIndexInformer<T>) informers.computeIfAbsent(type, key -> client.resources(type).inAnyNamespace().runnableInformer(0));
+        return (SharedIndexInformer<T>) informers.computeIfAbsent(type, key -> client.resources(type).inAnyNamespace().runnableInformer(0)
+                .itemStore(new ManagedFieldsStrippingStore<T>()));
     }
 
     /** A lister over the shared informer of {@code type}. */

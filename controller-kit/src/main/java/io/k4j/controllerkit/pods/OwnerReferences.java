@@ -3,6 +3,7 @@ package io.k4j.controllerkit.pods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.k4j.controllerkit.informers.ObjectKeys;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,6 +18,16 @@ public final class OwnerReferences {
             return Optional.empty();
         }
         return references.stream().filter(reference -> Boolean.TRUE.equals(reference.getController())).findFirst();
+    }
+
+    /**
+     * The work-queue key of {@code object}'s controller when that is of {@code kind}: how a controller finds the owner
+     * to sync when one of its dependents (pod, revision, job) changes.
+     */
+    public static Optional<String> controllerKey(HasMetadata object, String kind) {
+        return controllerOf(object)
+                .filter(reference -> kind.equals(reference.getKind()))
+                .map(reference -> ObjectKeys.key(object.getMetadata().getNamespace(), reference.getName()));
     }
 
     /** True when {@code object}'s controller is the object with {@code ownerUid}. */

@@ -13,16 +13,16 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.cron.CronSchedule;
 import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.pods.OwnerReferences;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -68,43 +68,13 @@ public final class CronJobController implements Controller {
     private final InstantSource clock;
     private final ZoneId localZone;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = QueueWorkers.requeuingAfter(queue, this::sync);
 
     public CronJobController(ControllerContext context) {
         this(context.informers().lister(CronJob.class), context.informers().lister(Job.class), new ApiCronJobWriter(context.clientFor(SERVICE_ACCOUNT)),
                 context.eventRecorder(SERVICE_ACCOUNT), context.clock(), ZoneId.systemDefault());
-        context.informers().informer(CronJob.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(CronJob cronJob) {
-                queue.add(ObjectKeys.key(cronJob));
-            }
-
-            @Override
-            public void onUpdate(CronJob oldCronJob, CronJob newCronJob) {
-                queue.add(ObjectKeys.key(newCronJob));
-            }
-
-            @Override
-            public void onDelete(CronJob cronJob, boolean deletedFinalStateUnknown) {
-                queue.add(ObjectKeys.key(cronJob));
-            }
-        });
-        context.informers().informer(Job.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Job job) {
-                enqueueOwner(job);
-            }
-
-            @Override
-            public void onUpdate(Job oldJob, Job newJob) {
-                enqueueOwner(newJob);
-            }
-
-            @Override
-            public void onDelete(Job job, boolean deletedFinalStateUnknown) {
-                enqueueOwner(job);
-            }
-        });
+        context.informers().informer(CronJob.class).addEventHandler(EnqueueHandlers.onEveryChange(cronJob -> queue.add(ObjectKeys.key(cronJob))));
+        context.informers().informer(Job.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueueOwner));
     }
 
     CronJobController(Lister<CronJob> cronJobs, Lister<Job> jobs, CronJobWriter writer, EventRecorder events, InstantSource clock, ZoneId localZone) {
@@ -117,22 +87,17 @@ public final class CronJobController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, key -> sync(key).ifPresent(delay -> queue.addAfter(key, delay)));
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        }
-        queue.shutDown();
+    public void close() {
+        workers.close();
     }
 
     private void enqueueOwner(Job job) {
-        OwnerReferences.controllerOf(job)
-                .filter(reference -> "CronJob".equals(reference.getKind()))
-                .ifPresent(reference -> queue.add(ObjectKeys.key(job.getMetadata().getNamespace(), reference.getName())));
+        OwnerReferences.controllerKey(job, "CronJob").ifPresent(queue::add);
     }
 
     /**

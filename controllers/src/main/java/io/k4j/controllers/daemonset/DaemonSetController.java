@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.controllerkit.expectations.ControllerExpectations;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
@@ -29,8 +30,8 @@ import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.PodControl;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.pods.Selectors;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import io.k4j.controllers.history.ControllerHistory;
 import io.k4j.controllers.history.RevisionStore;
 import java.time.Duration;
@@ -70,15 +71,15 @@ public final class DaemonSetController implements Controller {
     private final InstantSource clock;
     private final ControllerExpectations expectations;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = QueueWorkers.requeuingAfter(queue, this::sync);
 
     public DaemonSetController(ControllerContext context) {
         this(context.informers().lister(DaemonSet.class), context.informers().lister(Pod.class), context.informers().lister(Node.class),
                 new ControllerHistory(RevisionStore.api(context.clientFor(SERVICE_ACCOUNT)), context.informers().lister(ControllerRevision.class)),
                 new ApiPodControl(context.clientFor(SERVICE_ACCOUNT), context.eventRecorder(SERVICE_ACCOUNT)),
                 statusWriter(context.clientFor(SERVICE_ACCOUNT)), context.eventRecorder(SERVICE_ACCOUNT), context.clock());
-        context.informers().informer(DaemonSet.class).addEventHandler(handler(this::enqueue));
-        context.informers().informer(ControllerRevision.class).addEventHandler(handler(this::enqueueOwner));
+        context.informers().informer(DaemonSet.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueue));
+        context.informers().informer(ControllerRevision.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueueOwner));
         context.informers().informer(Node.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
@@ -97,25 +98,7 @@ public final class DaemonSetController implements Controller {
                 enqueueAll();
             }
         });
-        context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                podAdded(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                enqueueOwner(newPod);
-                if (!Objects.equals(ownerKey(oldPod), ownerKey(newPod))) {
-                    enqueueOwner(oldPod);
-                }
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                podDeleted(pod);
-            }
-        });
+        context.informers().informer(Pod.class).addEventHandler(EnqueueHandlers.of(this::podAdded, this::podUpdated, this::podDeleted));
     }
 
     void podAdded(Pod pod) {
@@ -123,6 +106,13 @@ public final class DaemonSetController implements Controller {
             expectations.creationObserved(key);
             queue.add(key);
         });
+    }
+
+    void podUpdated(Pod oldPod, Pod newPod) {
+        enqueueOwner(newPod);
+        if (!Objects.equals(ownerKey(oldPod), ownerKey(newPod))) {
+            enqueueOwner(oldPod);
+        }
     }
 
     void podDeleted(Pod pod) {
@@ -149,36 +139,15 @@ public final class DaemonSetController implements Controller {
         return daemonSet -> client.apps().daemonSets().inNamespace(daemonSet.getMetadata().getNamespace()).resource(daemonSet).updateStatus();
     }
 
-    private static <T extends HasMetadata> ResourceEventHandler<T> handler(java.util.function.Consumer<T> action) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T object) {
-                action.accept(object);
-            }
 
-            @Override
-            public void onUpdate(T oldObject, T newObject) {
-                action.accept(newObject);
-            }
-
-            @Override
-            public void onDelete(T object, boolean deletedFinalStateUnknown) {
-                action.accept(object);
-            }
-        };
+    @Override
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, key -> sync(key).ifPresent(delay -> queue.addAfter(key, delay)));
-    }
-
-    @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        }
-        queue.shutDown();
+    public void close() {
+        workers.close();
     }
 
     /**
@@ -214,9 +183,7 @@ public final class DaemonSetController implements Controller {
     }
 
     private static Optional<String> ownerKey(HasMetadata object) {
-        return OwnerReferences.controllerOf(object)
-                .filter(reference -> "DaemonSet".equals(reference.getKind()))
-                .map(reference -> ObjectKeys.key(object.getMetadata().getNamespace(), reference.getName()));
+        return OwnerReferences.controllerKey(object, "DaemonSet");
     }
 
     /**

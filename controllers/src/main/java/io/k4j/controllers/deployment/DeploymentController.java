@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.SelectorParseException;
 import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
@@ -31,8 +32,8 @@ import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.pods.ControllerRefManager;
 import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.Selectors;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,7 +69,7 @@ public final class DeploymentController implements Controller {
     private final EventRecorder events;
     private final InstantSource clock;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     /** Builds the controller over listers and a client given directly; handlers are not registered (unit tests). */
     public DeploymentController(
@@ -90,38 +91,8 @@ public final class DeploymentController implements Controller {
                 new ApiDeploymentClient(context.clientFor(SERVICE_ACCOUNT)),
                 context.eventRecorder(SERVICE_ACCOUNT),
                 context.clock());
-        context.informers().informer(Deployment.class).addEventHandler(new ResourceEventHandler<Deployment>() {
-            @Override
-            public void onAdd(Deployment deployment) {
-                controller.enqueue(deployment);
-            }
-
-            @Override
-            public void onUpdate(Deployment oldDeployment, Deployment newDeployment) {
-                controller.enqueue(newDeployment);
-            }
-
-            @Override
-            public void onDelete(Deployment deployment, boolean finalStateUnknown) {
-                controller.enqueue(deployment);
-            }
-        });
-        context.informers().informer(ReplicaSet.class).addEventHandler(new ResourceEventHandler<ReplicaSet>() {
-            @Override
-            public void onAdd(ReplicaSet replicaSet) {
-                controller.addReplicaSet(replicaSet);
-            }
-
-            @Override
-            public void onUpdate(ReplicaSet oldReplicaSet, ReplicaSet newReplicaSet) {
-                controller.updateReplicaSet(oldReplicaSet, newReplicaSet);
-            }
-
-            @Override
-            public void onDelete(ReplicaSet replicaSet, boolean finalStateUnknown) {
-                controller.deleteReplicaSet(replicaSet);
-            }
-        });
+        context.informers().informer(Deployment.class).addEventHandler(EnqueueHandlers.onEveryChange(controller::enqueue));
+        context.informers().informer(ReplicaSet.class).addEventHandler(EnqueueHandlers.of(controller::addReplicaSet, controller::updateReplicaSet, controller::deleteReplicaSet));
         context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<Pod>() {
             @Override
             public void onAdd(Pod pod) {
@@ -142,23 +113,13 @@ public final class DeploymentController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        if (workers == null) {
-            workers = Workers.start(queue, workerCount, this::sync);
-        }
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
     public void close() {
-        Workers running;
-        synchronized (this) {
-            running = workers;
-        }
-        if (running != null) {
-            running.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 
     WorkQueue<String> queue() {

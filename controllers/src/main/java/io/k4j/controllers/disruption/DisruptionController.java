@@ -16,10 +16,9 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetStatus;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.LabelSelector;
-import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.InformerFactory;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
@@ -28,8 +27,8 @@ import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.pods.Selectors;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,7 +65,7 @@ public final class DisruptionController implements Controller {
     private final EventRecorder events;
     private final InstantSource clock;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     /** Writes a budget's status; the API in production, a recording fake in unit tests. */
     @FunctionalInterface
@@ -78,22 +77,7 @@ public final class DisruptionController implements Controller {
         this(context.informers().lister(PodDisruptionBudget.class), context.informers().lister(Pod.class), scaleFinder(context.informers()),
                 apiWriter(context.clientFor(SERVICE_ACCOUNT)), context.eventRecorder("controllermanager"), context.clock());
         context.informers().informer(PodDisruptionBudget.class).addEventHandler(EnqueueHandlers.onAddOrUpdate(budget -> queue.add(ObjectKeys.key(budget))));
-        context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                enqueueBudgetsOf(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                enqueueBudgetsOf(newPod);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                enqueueBudgetsOf(pod);
-            }
-        });
+        context.informers().informer(Pod.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueueBudgetsOf));
     }
 
     DisruptionController(Lister<PodDisruptionBudget> budgets, Lister<Pod> pods, Function<Pod, Optional<Integer>> controllerScale,
@@ -180,7 +164,7 @@ public final class DisruptionController implements Controller {
 
     @Override
     public void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+        workers.start(workerCount);
     }
 
     void sync(String key) {
@@ -304,10 +288,6 @@ public final class DisruptionController implements Controller {
 
     @Override
     public void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 }

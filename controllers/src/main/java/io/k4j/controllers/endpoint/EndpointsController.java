@@ -22,15 +22,17 @@ import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.pods.Pods;
-import io.k4j.controllerkit.workqueue.WorkQueue;
 import io.k4j.controllerkit.workqueue.QueueWorkers;
+import io.k4j.controllerkit.workqueue.WorkQueue;
+import io.k4j.controllers.endpointutil.EndpointPods;
+import io.k4j.controllers.endpointutil.ObjectWriter;
+import io.k4j.controllers.endpointutil.TriggerTimeTracker;
 import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -58,16 +60,16 @@ public final class EndpointsController implements Controller {
     private final Lister<Service> services;
     private final Lister<Pod> pods;
     private final Lister<Endpoints> endpoints;
-    private final EndpointsWriter writer;
+    private final ObjectWriter<Endpoints> writer;
     private final TriggerTimeTracker triggerTimes = new TriggerTimeTracker();
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
     private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     public EndpointsController(ControllerContext context) {
         this(context.informers().lister(Service.class), context.informers().lister(Pod.class), context.informers().lister(Endpoints.class),
-                EndpointsWriter.api(context.clientFor(SERVICE_ACCOUNT)));
-        context.informers().informer(Service.class).addEventHandler(serviceHandler(queue));
-        context.informers().informer(Pod.class).addEventHandler(podHandler(services, queue));
+                ObjectWriter.api(context.clientFor(SERVICE_ACCOUNT).endpoints()));
+        context.informers().informer(Service.class).addEventHandler(EndpointPods.serviceHandler(queue));
+        context.informers().informer(Pod.class).addEventHandler(EndpointPods.podHandler(services, queue));
         context.informers().informer(Endpoints.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Endpoints object) {}
@@ -83,59 +85,11 @@ public final class EndpointsController implements Controller {
         });
     }
 
-    EndpointsController(Lister<Service> services, Lister<Pod> pods, Lister<Endpoints> endpoints, EndpointsWriter writer) {
+    EndpointsController(Lister<Service> services, Lister<Pod> pods, Lister<Endpoints> endpoints, ObjectWriter<Endpoints> writer) {
         this.services = requireNonNull(services, "services is null");
         this.pods = requireNonNull(pods, "pods is null");
         this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.writer = requireNonNull(writer, "writer is null");
-    }
-
-    /** Enqueues a service on every change of it. */
-    public static ResourceEventHandler<Service> serviceHandler(WorkQueue<String> queue) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Service service) {
-                queue.add(ObjectKeys.key(service));
-            }
-
-            @Override
-            public void onUpdate(Service oldService, Service newService) {
-                queue.add(ObjectKeys.key(newService));
-            }
-
-            @Override
-            public void onDelete(Service service, boolean deletedFinalStateUnknown) {
-                queue.add(ObjectKeys.key(service));
-            }
-        };
-    }
-
-    /** Enqueues the services that select a pod, before and after a change (labels may have moved it between services). */
-    public static ResourceEventHandler<Pod> podHandler(Lister<Service> services, WorkQueue<String> queue) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                EndpointPods.servicesSelecting(services, pod).forEach(service -> queue.add(ObjectKeys.key(service)));
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                if (Objects.equals(oldPod.getMetadata().getResourceVersion(), newPod.getMetadata().getResourceVersion())) {
-                    return; // a resync, nothing changed
-                }
-                Set<String> keys = new LinkedHashSet<>();
-                EndpointPods.servicesSelecting(services, newPod).forEach(service -> keys.add(ObjectKeys.key(service)));
-                if (!Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())) {
-                    EndpointPods.servicesSelecting(services, oldPod).forEach(service -> keys.add(ObjectKeys.key(service)));
-                }
-                keys.forEach(queue::add);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                EndpointPods.servicesSelecting(services, pod).forEach(service -> queue.add(ObjectKeys.key(service)));
-            }
-        };
     }
 
     WorkQueue<String> queue() {

@@ -22,11 +22,11 @@ import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
 import io.k4j.controllerkit.pods.Pods;
-import io.k4j.controllerkit.workqueue.WorkQueue;
 import io.k4j.controllerkit.workqueue.QueueWorkers;
-import io.k4j.controllers.endpoint.EndpointPods;
-import io.k4j.controllers.endpoint.EndpointsController;
-import io.k4j.controllers.endpoint.TriggerTimeTracker;
+import io.k4j.controllerkit.workqueue.WorkQueue;
+import io.k4j.controllers.endpointutil.EndpointPods;
+import io.k4j.controllers.endpointutil.ObjectWriter;
+import io.k4j.controllers.endpointutil.TriggerTimeTracker;
 import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,7 +71,7 @@ public final class EndpointSliceController implements Controller {
     private final Lister<Pod> pods;
     private final Lister<Node> nodes;
     private final Lister<EndpointSlice> slices;
-    private final EndpointSliceWriter writer;
+    private final ObjectWriter<EndpointSlice> writer;
     private final TriggerTimeTracker triggerTimes = new TriggerTimeTracker();
     /** Per service, the slices this controller wrote (name ▶ resourceVersion, or -1 when deleted) until the cache shows them. */
     private final Map<String, Map<String, Long>> expectedSlices = new ConcurrentHashMap<>();
@@ -80,9 +80,9 @@ public final class EndpointSliceController implements Controller {
 
     public EndpointSliceController(ControllerContext context) {
         this(context.informers().lister(Service.class), context.informers().lister(Pod.class), context.informers().lister(Node.class),
-                context.informers().lister(EndpointSlice.class), EndpointSliceWriter.api(context.clientFor(SERVICE_ACCOUNT)));
-        context.informers().informer(Service.class).addEventHandler(EndpointsController.serviceHandler(queue));
-        context.informers().informer(Pod.class).addEventHandler(EndpointsController.podHandler(services, queue));
+                context.informers().lister(EndpointSlice.class), ObjectWriter.api(context.clientFor(SERVICE_ACCOUNT).discovery().v1().endpointSlices()));
+        context.informers().informer(Service.class).addEventHandler(EndpointPods.serviceHandler(queue));
+        context.informers().informer(Pod.class).addEventHandler(EndpointPods.podHandler(services, queue));
         context.informers().informer(EndpointSlice.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(EndpointSlice slice) {
@@ -101,7 +101,7 @@ public final class EndpointSliceController implements Controller {
         });
     }
 
-    EndpointSliceController(Lister<Service> services, Lister<Pod> pods, Lister<Node> nodes, Lister<EndpointSlice> slices, EndpointSliceWriter writer) {
+    EndpointSliceController(Lister<Service> services, Lister<Pod> pods, Lister<Node> nodes, Lister<EndpointSlice> slices, ObjectWriter<EndpointSlice> writer) {
         this.services = requireNonNull(services, "services is null");
         this.pods = requireNonNull(pods, "pods is null");
         this.nodes = requireNonNull(nodes, "nodes is null");

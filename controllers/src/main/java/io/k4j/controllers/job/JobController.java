@@ -15,10 +15,10 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.SuccessPolicyRule;
 import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPods;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.controllerkit.expectations.UidTrackingControllerExpectations;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
@@ -29,8 +29,8 @@ import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.PodControl;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.pods.Selectors;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -90,7 +90,7 @@ public final class JobController implements Controller {
     private final ConcurrentMap<String, Set<String>> finalizerRemovals = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, BackoffRecord> backoffs = new ConcurrentHashMap<>();
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = QueueWorkers.requeuingAfter(queue, this::syncJob);
 
     /** Failures since the last success and when the last one happened: upstream's {@code backoffRecord}. */
     record BackoffRecord(int failuresAfterLastSuccess, Optional<Instant> lastFailureTime) {
@@ -104,38 +104,8 @@ public final class JobController implements Controller {
                 new ApiJobWriter(context.clientFor(SERVICE_ACCOUNT)),
                 new ApiPodControl(context.clientFor(SERVICE_ACCOUNT), context.eventRecorder(SERVICE_ACCOUNT)),
                 context.eventRecorder(SERVICE_ACCOUNT), context.clock());
-        context.informers().informer(Job.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Job job) {
-                enqueue(job);
-            }
-
-            @Override
-            public void onUpdate(Job oldJob, Job newJob) {
-                enqueue(newJob);
-            }
-
-            @Override
-            public void onDelete(Job job, boolean deletedFinalStateUnknown) {
-                enqueue(job);
-            }
-        });
-        context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                podAdded(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                podUpdated(oldPod, newPod);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                podDeleted(pod);
-            }
-        });
+        context.informers().informer(Job.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueue));
+        context.informers().informer(Pod.class).addEventHandler(EnqueueHandlers.of(this::podAdded, this::podUpdated, this::podDeleted));
     }
 
     JobController(Lister<Job> jobs, Lister<Pod> pods, JobWriter writer, PodControl podControl, EventRecorder events, InstantSource clock) {
@@ -149,16 +119,13 @@ public final class JobController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, key -> syncJob(key).ifPresent(delay -> queue.addAfter(key, delay)));
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        }
-        queue.shutDown();
+    public void close() {
+        workers.close();
     }
 
     private void enqueue(Job job) {

@@ -3,12 +3,12 @@ package io.k4j.controllers.namespace;
 import static java.util.Objects.requireNonNull;
 
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
-import io.k4j.controllerkit.workqueue.WorkQueue;
 import io.k4j.controllerkit.workqueue.QueueWorkers;
+import io.k4j.controllerkit.workqueue.WorkQueue;
 import io.k4j.controllers.dynamic.DynamicClient;
 import java.time.InstantSource;
 import java.util.Optional;
@@ -30,22 +30,7 @@ public final class NamespaceController implements Controller {
     public NamespaceController(ControllerContext context) {
         this(context.informers().lister(Namespace.class),
                 new ApiNamespaceClient(new DynamicClient(context.clientFor(SERVICE_ACCOUNT))), context.clock());
-        context.informers().informer(Namespace.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Namespace namespace) {
-                enqueue(namespace);
-            }
-
-            @Override
-            public void onUpdate(Namespace oldNamespace, Namespace newNamespace) {
-                enqueue(newNamespace);
-            }
-
-            @Override
-            public void onDelete(Namespace namespace, boolean deletedFinalStateUnknown) {
-                // Gone: nothing left to do.
-            }
-        });
+        context.informers().informer(Namespace.class).addEventHandler(EnqueueHandlers.onAddOrUpdate(this::enqueue));
     }
 
     NamespaceController(Lister<Namespace> namespaces, NamespaceClient client, InstantSource clock) {

@@ -11,8 +11,8 @@ import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +35,7 @@ public final class NodeIpamController implements Controller {
     private final NodeCidrWriter writer;
     private final EventRecorder events;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
 
     /** Writes a node's pod CIDR; the API in production, a recording fake in tests. */
     @FunctionalInterface
@@ -85,7 +85,7 @@ public final class NodeIpamController implements Controller {
     @Override
     public void start(int workerCount) {
         occupyExisting();
-        workers = Workers.start(queue, workerCount, this::sync);
+        workers.start(workerCount);
     }
 
     /** Marks the CIDRs nodes already have as taken, before anything is handed out (upstream does this at start-up too). */
@@ -134,10 +134,6 @@ public final class NodeIpamController implements Controller {
 
     @Override
     public void close() {
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 }

@@ -14,8 +14,8 @@ import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.PodIndexes;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -71,10 +71,10 @@ public final class NodeLifecycleController implements Controller {
     private final Map<String, RateLimitedTainter> tainters = new ConcurrentHashMap<>();
     private final Map<String, ZoneState> zoneStates = new ConcurrentHashMap<>();
     private final WorkQueue<String> noScheduleQueue = WorkQueue.withDefaultRateLimiter(NAME + "-noschedule");
+    private final QueueWorkers<String> noScheduleWorkers = new QueueWorkers<>(noScheduleQueue, this::syncNoScheduleTaints);
     private final Set<String> podMarkingRetries = ConcurrentHashMap.newKeySet();
     private boolean allZonesDisrupted;
     private ScheduledExecutorService ticker;
-    private Workers noScheduleWorkers;
 
     public NodeLifecycleController(ControllerContext context) {
         this(context.informers().lister(Node.class), context.informers().lister(Lease.class), podsOnNode(context),
@@ -116,7 +116,7 @@ public final class NodeLifecycleController implements Controller {
 
     @Override
     public void start(int workers) {
-        noScheduleWorkers = Workers.start(noScheduleQueue, workers, this::syncNoScheduleTaints);
+        noScheduleWorkers.start(workers);
         ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name(NAME + "-monitor").factory());
         ticker.scheduleWithFixedDelay(this::monitorSafely, 0, NODE_MONITOR_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         // Tainting runs more often than monitoring so the eviction rate, not the monitor period, sets the pace.
@@ -415,11 +415,7 @@ public final class NodeLifecycleController implements Controller {
         if (ticker != null) {
             ticker.shutdownNow();
         }
-        if (noScheduleWorkers != null) {
-            noScheduleWorkers.close();
-        } else {
-            noScheduleQueue.shutDown();
-        }
+        noScheduleWorkers.close();
     }
 
     /** What this controller last observed of a node's heartbeats, timed by its own clock. */

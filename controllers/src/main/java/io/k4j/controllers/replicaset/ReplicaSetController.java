@@ -10,10 +10,10 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.api.selection.SelectorParseException;
 import io.k4j.controllerkit.expectations.UidTrackingControllerExpectations;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
@@ -24,8 +24,8 @@ import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.PodControl;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.pods.Selectors;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -36,10 +36,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +71,7 @@ public final class ReplicaSetController<T extends HasMetadata> implements Contro
     private final InstantSource clock;
     private final UidTrackingControllerExpectations expectations;
     private final WorkQueue<String> queue;
-    private Workers workers;
+    private final QueueWorkers<String> workers;
 
     /** Builds the controller over listers and writers given directly; handlers are not registered (unit tests). */
     public ReplicaSetController(
@@ -89,6 +89,7 @@ public final class ReplicaSetController<T extends HasMetadata> implements Contro
         this.clock = requireNonNull(clock, "clock is null");
         this.expectations = new UidTrackingControllerExpectations(clock);
         this.queue = WorkQueue.withDefaultRateLimiter(kind.controllerName());
+        this.workers = new QueueWorkers<>(queue, this::sync);
         this.log = LoggerFactory.getLogger(kind.controllerName());
     }
 
@@ -98,59 +99,19 @@ public final class ReplicaSetController<T extends HasMetadata> implements Contro
         PodControl podControl = new ApiPodControl(writer, context.eventRecorder(kind.serviceAccount()));
         ReplicaSetController<T> controller = new ReplicaSetController<>(
                 kind, context.informers().lister(kind.type()), context.informers().lister(Pod.class), kind.client(writer), podControl, context.clock());
-        context.informers().informer(kind.type()).addEventHandler(new ResourceEventHandler<T>() {
-            @Override
-            public void onAdd(T object) {
-                controller.addReplicaSet(object);
-            }
-
-            @Override
-            public void onUpdate(T oldObject, T newObject) {
-                controller.updateReplicaSet(oldObject, newObject);
-            }
-
-            @Override
-            public void onDelete(T object, boolean finalStateUnknown) {
-                controller.deleteReplicaSet(object);
-            }
-        });
-        context.informers().informer(Pod.class).addEventHandler(new ResourceEventHandler<Pod>() {
-            @Override
-            public void onAdd(Pod pod) {
-                controller.addPod(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                controller.updatePod(oldPod, newPod);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean finalStateUnknown) {
-                controller.deletePod(pod);
-            }
-        });
+        context.informers().informer(kind.type()).addEventHandler(EnqueueHandlers.of(controller::addReplicaSet, controller::updateReplicaSet, controller::deleteReplicaSet));
+        context.informers().informer(Pod.class).addEventHandler(EnqueueHandlers.of(controller::addPod, controller::updatePod, controller::deletePod));
         return controller;
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        if (workers == null) {
-            workers = Workers.start(queue, workerCount, this::sync);
-        }
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
     public void close() {
-        Workers running;
-        synchronized (this) {
-            running = workers;
-        }
-        if (running != null) {
-            running.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 
     WorkQueue<String> queue() {

@@ -1,6 +1,5 @@
 package io.k4j.controllers.resourcequota;
 
-import io.k4j.api.quota.QuotaUsage;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,12 +22,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.k4j.api.quantity.Quantity;
+import io.k4j.api.quota.QuotaUsage;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import io.k4j.controllers.dynamic.ApiResource;
 import io.k4j.controllers.dynamic.DynamicClient;
 import io.k4j.controllers.dynamic.ResourceDiscovery;
@@ -63,7 +63,7 @@ public final class ResourceQuotaController implements Controller {
     private final QuotaCalculator calculator;
     private final Consumer<ResourceQuota> statusWriter;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter("resourcequota_primary");
-    private Workers workers;
+    private final QueueWorkers<String> workers = new QueueWorkers<>(queue, this::sync);
     private ScheduledExecutorService resync;
 
     public ResourceQuotaController(ControllerContext context) {
@@ -255,7 +255,7 @@ public final class ResourceQuotaController implements Controller {
 
     @Override
     public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, this::sync);
+        workers.start(workerCount);
         resync = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("resourcequota-resync").factory());
         resync.scheduleWithFixedDelay(this::enqueueAll, FULL_RESYNC.toMillis(), FULL_RESYNC.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -265,10 +265,6 @@ public final class ResourceQuotaController implements Controller {
         if (resync != null) {
             resync.shutdownNow();
         }
-        if (workers != null) {
-            workers.close();
-        } else {
-            queue.shutDown();
-        }
+        workers.close();
     }
 }

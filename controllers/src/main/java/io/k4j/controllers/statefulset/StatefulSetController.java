@@ -16,9 +16,9 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
@@ -28,8 +28,8 @@ import io.k4j.controllerkit.pods.ControllerRefManager;
 import io.k4j.controllerkit.pods.OwnerReferences;
 import io.k4j.controllerkit.pods.Pods;
 import io.k4j.controllerkit.pods.Selectors;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import io.k4j.controllers.history.ControllerHistory;
 import io.k4j.controllers.history.RevisionStore;
 import java.time.Duration;
@@ -71,15 +71,15 @@ public final class StatefulSetController implements Controller {
     private final EventRecorder events;
     private final InstantSource clock;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = QueueWorkers.requeuingAfter(queue, this::sync);
 
     public StatefulSetController(ControllerContext context) {
         this(context.informers().lister(StatefulSet.class), context.informers().lister(Pod.class),
                 new ControllerHistory(RevisionStore.api(context.clientFor(SERVICE_ACCOUNT)), context.informers().lister(ControllerRevision.class)),
                 StatefulPodControl.api(context.clientFor(SERVICE_ACCOUNT)), context.eventRecorder(SERVICE_ACCOUNT), context.clock());
-        context.informers().informer(StatefulSet.class).addEventHandler(handler(set -> queue.add(ObjectKeys.key(set))));
-        context.informers().informer(Pod.class).addEventHandler(handler(this::enqueueOwner));
-        context.informers().informer(ControllerRevision.class).addEventHandler(handler(this::enqueueOwner));
+        context.informers().informer(StatefulSet.class).addEventHandler(EnqueueHandlers.onEveryChange(set -> queue.add(ObjectKeys.key(set))));
+        context.informers().informer(Pod.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueueOwner));
+        context.informers().informer(ControllerRevision.class).addEventHandler(EnqueueHandlers.onEveryChange(this::enqueueOwner));
     }
 
     StatefulSetController(Lister<StatefulSet> sets, Lister<Pod> pods, ControllerHistory history, StatefulPodControl control, EventRecorder events, InstantSource clock) {
@@ -91,42 +91,19 @@ public final class StatefulSetController implements Controller {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    private static <T extends HasMetadata> ResourceEventHandler<T> handler(java.util.function.Consumer<T> action) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T object) {
-                action.accept(object);
-            }
-
-            @Override
-            public void onUpdate(T oldObject, T newObject) {
-                action.accept(newObject);
-            }
-
-            @Override
-            public void onDelete(T object, boolean deletedFinalStateUnknown) {
-                action.accept(object);
-            }
-        };
-    }
 
     private void enqueueOwner(HasMetadata object) {
-        OwnerReferences.controllerOf(object)
-                .filter(reference -> "StatefulSet".equals(reference.getKind()))
-                .ifPresent(reference -> queue.add(ObjectKeys.key(object.getMetadata().getNamespace(), reference.getName())));
+        OwnerReferences.controllerKey(object, "StatefulSet").ifPresent(queue::add);
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, key -> sync(key).ifPresent(delay -> queue.addAfter(key, delay)));
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        }
-        queue.shutDown();
+    public void close() {
+        workers.close();
     }
 
     /**

@@ -7,13 +7,13 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
 import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.manager.Controller;
 import io.k4j.controllerkit.manager.ControllerContext;
+import io.k4j.controllerkit.workqueue.QueueWorkers;
 import io.k4j.controllerkit.workqueue.WorkQueue;
-import io.k4j.controllerkit.workqueue.Workers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -46,26 +46,11 @@ public final class TtlAfterFinishedController implements Controller {
     private final JobClient client;
     private final InstantSource clock;
     private final WorkQueue<String> queue = WorkQueue.withDefaultRateLimiter(NAME);
-    private Workers workers;
+    private final QueueWorkers<String> workers = QueueWorkers.requeuingAfter(queue, this::sync);
 
     public TtlAfterFinishedController(ControllerContext context) {
         this(context.informers().lister(Job.class), apiClient(context.clientFor(SERVICE_ACCOUNT)), context.clock());
-        context.informers().informer(Job.class).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Job job) {
-                enqueueIfNeeded(job);
-            }
-
-            @Override
-            public void onUpdate(Job oldJob, Job newJob) {
-                enqueueIfNeeded(newJob);
-            }
-
-            @Override
-            public void onDelete(Job job, boolean deletedFinalStateUnknown) {
-                // Nothing left to clean up.
-            }
-        });
+        context.informers().informer(Job.class).addEventHandler(EnqueueHandlers.onAddOrUpdate(this::enqueueIfNeeded));
     }
 
     TtlAfterFinishedController(Lister<Job> jobs, JobClient client, InstantSource clock) {
@@ -90,16 +75,13 @@ public final class TtlAfterFinishedController implements Controller {
     }
 
     @Override
-    public synchronized void start(int workerCount) {
-        workers = Workers.start(queue, workerCount, key -> sync(key).ifPresent(delay -> queue.addAfter(key, delay)));
+    public void start(int workerCount) {
+        workers.start(workerCount);
     }
 
     @Override
-    public synchronized void close() {
-        if (workers != null) {
-            workers.close();
-        }
-        queue.shutDown();
+    public void close() {
+        workers.close();
     }
 
     private void enqueueIfNeeded(Job job) {

@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import io.k4j.controllerkit.informers.Lister;
+import io.k4j.controllers.endpointutil.EndpointPods;
+import io.k4j.controllers.endpointutil.ObjectWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,17 +28,19 @@ class EndpointsControllerTest {
     private final CacheImpl<Endpoints> endpoints = new CacheImpl<>();
     private final List<String> writes = new ArrayList<>();
     private final EndpointsController controller = new EndpointsController(new Lister<>(services), new Lister<>(pods), new Lister<>(endpoints),
-            new EndpointsWriter() {
+            new ObjectWriter<>() {
                 @Override
-                public void create(Endpoints object) {
+                public Endpoints create(Endpoints object) {
                     writes.add("create " + object.getMetadata().getName());
                     endpoints.put(object);
+                    return object;
                 }
 
                 @Override
-                public void update(Endpoints object) {
+                public Endpoints update(Endpoints object) {
                     writes.add("update " + object.getMetadata().getName());
                     endpoints.put(object);
+                    return object;
                 }
 
                 @Override

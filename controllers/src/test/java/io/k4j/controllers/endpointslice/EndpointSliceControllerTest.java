@@ -16,7 +16,8 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import io.k4j.controllerkit.informers.Lister;
-import io.k4j.controllers.endpoint.EndpointPods;
+import io.k4j.controllers.endpointutil.EndpointPods;
+import io.k4j.controllers.endpointutil.ObjectWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ class EndpointSliceControllerTest {
     /** When false, writes do not reach the cache: an informer lagging behind. */
     private boolean cacheFollows = true;
     private final EndpointSliceController controller = new EndpointSliceController(new Lister<>(services), new Lister<>(pods), new Lister<>(nodes),
-            new Lister<>(slices), new EndpointSliceWriter() {
+            new Lister<>(slices), new ObjectWriter<>() {
                 @Override
                 public EndpointSlice create(EndpointSlice slice) {
                     EndpointSlice created = new EndpointSliceBuilder(slice).editMetadata()

@@ -5,16 +5,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
 import io.k4j.api.errors.StatusReason;
 import io.k4j.apiserver.endpoints.HttpExchange;
+import io.k4j.apiserver.kubelet.KubeletClient;
+import io.k4j.apiserver.kubelet.KubeletLocation;
 import io.k4j.apiserver.kubelet.KubeletResponse;
+import io.k4j.apiserver.kubelet.UpgradeProxy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What the subresources that reach a pod's kubelet ({@code log}, {@code exec}, {@code attach}, {@code portforward})
- * share: upstream's container defaulting and messages, the node the pod runs on, query flags, and turning a kubelet's
- * error answer into a {@code Status}. Stateless.
+ * share: upstream's container defaulting and messages, the node the pod runs on, query flags, the protocol switch on
+ * the kubelet's connection, and turning a kubelet's error answer into a {@code Status}. Stateless.
  */
 final class PodConnections {
     /** How much of a kubelet's error body becomes the message (upstream reads at most 4 KiB). */
@@ -106,5 +110,50 @@ final class PodConnections {
                     "the server responded with the status code " + response.status() + " but did not return more information ("
                             + qualifiedResource.toLowerCase(Locale.ROOT) + " " + name + "): " + text, name, "", qualifiedResource, List.of(), null);
         };
+    }
+
+    /**
+     * Refuses what the streaming subresources do not serve.
+     *
+     * @throws StatusException 405 unless the method is GET or POST (the verbs kubectl's clients use)
+     */
+    static void requireGetOrPost(HttpExchange exchange, String qualifiedResource) {
+        if (!exchange.method().equals("GET") && !exchange.method().equals("POST")) {
+            throw StatusException.methodNotSupported("", qualifiedResource, exchange.method().toLowerCase(Locale.ROOT));
+        }
+    }
+
+    /**
+     * Relays the client's own upgrade (SPDY) to the kubelet unchanged, both ways until either side ends.
+     *
+     * @throws StatusException 400 when the request asks for no upgrade at all, as upstream's
+     */
+    static void relayUpgrade(HttpExchange exchange, KubeletClient kubelets, KubeletLocation location, String path, String qualifiedResource, String name)
+            throws IOException {
+        if (exchange.header("upgrade") == null) {
+            throw StatusException.badRequest("Upgrade request required");
+        }
+        UpgradeProxy.relay(exchange, upgrade(kubelets, location, path, UpgradeProxy.upgradeHeaders(exchange), qualifiedResource, name));
+    }
+
+    /**
+     * Asks the kubelet to switch protocols on {@code path}; the answer is the switched connection.
+     *
+     * @throws StatusException 500 when the kubelet cannot be reached, or the kubelet's refusal as a Status
+     */
+    static KubeletResponse upgrade(KubeletClient kubelets, KubeletLocation location, String path, Map<String, List<String>> headers, String qualifiedResource,
+            String name) throws IOException {
+        KubeletResponse response;
+        try {
+            response = kubelets.send(location, "POST", path, headers);
+        } catch (IOException e) {
+            throw StatusException.internalError("error dialing backend: " + e.getMessage());
+        }
+        if (response.status() != 101) {
+            try (response) {
+                throw kubeletError(response, qualifiedResource, name);
+            }
+        }
+        return response;
     }
 }

@@ -3,7 +3,6 @@ package io.k4j.apiserver.registry.core.pod;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.endpoints.HttpExchange;
 import io.k4j.apiserver.kubelet.KubeletClient;
 import io.k4j.apiserver.kubelet.KubeletLocation;
@@ -16,7 +15,6 @@ import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -31,6 +29,7 @@ public final class PodPortForwardHandler implements SubresourceHandler {
     /** The prefix kubectl puts before each SPDY protocol it offers inside a WebSocket. */
     public static final String TUNNELING_PREFIX = "SPDY/3.1+";
     public static final String PORT_FORWARD_PROTOCOL = "portforward.k8s.io";
+    private static final String RESOURCE = "pods/portforward";
 
     private final KubeletClient kubelets;
 
@@ -60,9 +59,7 @@ public final class PodPortForwardHandler implements SubresourceHandler {
 
     @Override
     public void connect(Request request, HttpExchange exchange) throws IOException {
-        if (!exchange.method().equals("GET") && !exchange.method().equals("POST")) {
-            throw StatusException.methodNotSupported("", "pods/portforward", exchange.method().toLowerCase(Locale.ROOT));
-        }
+        PodConnections.requireGetOrPost(exchange, RESOURCE);
         List<Map.Entry<String, String>> parameters = new ArrayList<>();
         for (String port : exchange.query().getOrDefault("ports", List.of())) {
             parameters.add(new SimpleEntry<>("port", port));
@@ -81,28 +78,11 @@ public final class PodPortForwardHandler implements SubresourceHandler {
             headers.put("Connection", List.of("Upgrade"));
             headers.put("Upgrade", List.of("SPDY/3.1"));
             headers.put("X-Stream-Protocol-Version", tunnelled);
-            KubeletResponse response = upgrade(location, path, headers, request.name());
+            KubeletResponse response = PodConnections.upgrade(kubelets, location, path, headers, RESOURCE, request.name());
             String chosen = response.header("x-stream-protocol-version");
             UpgradeProxy.tunnel(exchange, TUNNELING_PREFIX + (chosen == null ? PORT_FORWARD_PROTOCOL : chosen), response);
-        } else if (exchange.header("upgrade") != null) {
-            UpgradeProxy.relay(exchange, upgrade(location, path, UpgradeProxy.upgradeHeaders(exchange), request.name()));
         } else {
-            throw StatusException.badRequest("Upgrade request required");
+            PodConnections.relayUpgrade(exchange, kubelets, location, path, RESOURCE, request.name());
         }
-    }
-
-    private KubeletResponse upgrade(KubeletLocation location, String path, Map<String, List<String>> headers, String name) throws IOException {
-        KubeletResponse response;
-        try {
-            response = kubelets.send(location, "POST", path, headers);
-        } catch (IOException e) {
-            throw StatusException.internalError("error dialing backend: " + e.getMessage());
-        }
-        if (response.status() != 101) {
-            try (response) {
-                throw PodConnections.kubeletError(response, "pods/portforward", name);
-            }
-        }
-        return response;
     }
 }

@@ -9,7 +9,6 @@ import io.k4j.apiserver.kubelet.KubeletClient;
 import io.k4j.apiserver.kubelet.KubeletLocation;
 import io.k4j.apiserver.kubelet.KubeletResponse;
 import io.k4j.apiserver.kubelet.StreamTranslator;
-import io.k4j.apiserver.kubelet.UpgradeProxy;
 import io.k4j.apiserver.registry.generic.SubresourceHandler;
 import io.k4j.apiserver.websocket.ChannelConnection;
 import io.k4j.apiserver.websocket.ChannelProtocol;
@@ -18,7 +17,6 @@ import java.io.IOException;
 import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -73,9 +71,7 @@ public final class PodStreamHandler implements SubresourceHandler {
 
     @Override
     public void connect(Request request, HttpExchange exchange) throws IOException {
-        if (!exchange.method().equals("GET") && !exchange.method().equals("POST")) {
-            throw StatusException.methodNotSupported("", "pods/" + subresource, exchange.method().toLowerCase(Locale.ROOT));
-        }
+        PodConnections.requireGetOrPost(exchange, "pods/" + subresource);
         boolean tty = PodConnections.flag(exchange, "tty");
         StreamTranslator.Streams streams = new StreamTranslator.Streams(PodConnections.flag(exchange, "stdin"),
                 PodConnections.flag(exchange, "stdout"), PodConnections.flag(exchange, "stderr"), tty);
@@ -107,11 +103,8 @@ public final class PodStreamHandler implements SubresourceHandler {
                 + "/" + KubeletClient.pathSegment(container) + KubeletClient.query(parameters);
         if (WebSockets.isUpgradeRequest(exchange)) {
             translate(exchange, location, path, streams);
-        } else if (exchange.header("upgrade") != null) {
-            KubeletResponse response = upgrade(location, path, UpgradeProxy.upgradeHeaders(exchange), request.name());
-            UpgradeProxy.relay(exchange, response);
         } else {
-            throw StatusException.badRequest("Upgrade request required");
+            PodConnections.relayUpgrade(exchange, kubelets, location, path, "pods/" + subresource, request.name());
         }
     }
 
@@ -134,20 +127,5 @@ public final class PodStreamHandler implements SubresourceHandler {
             return;
         }
         translator.serve(response);
-    }
-
-    private KubeletResponse upgrade(KubeletLocation location, String path, Map<String, List<String>> headers, String name) throws IOException {
-        KubeletResponse response;
-        try {
-            response = kubelets.send(location, "POST", path, headers);
-        } catch (IOException e) {
-            throw StatusException.internalError("error dialing backend: " + e.getMessage());
-        }
-        if (response.status() != 101) {
-            try (response) {
-                throw PodConnections.kubeletError(response, "pods/" + subresource, name);
-            }
-        }
-        return response;
     }
 }

@@ -1,4 +1,4 @@
-package io.k4j.controllers.endpoint;
+package io.k4j.controllers.endpointutil;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -7,19 +7,25 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.k4j.controllerkit.informers.EnqueueHandlers;
 import io.k4j.controllerkit.informers.Lister;
+import io.k4j.controllerkit.informers.ObjectKeys;
 import io.k4j.controllerkit.pods.Pods;
+import io.k4j.controllerkit.workqueue.WorkQueue;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * What the endpoints and EndpointSlice controllers share, with upstream's definitions ({@code endpointutil},
- * {@code podutil.FindPort}): which pods a service selects, which of them belong in its endpoints, which port a
- * service port reaches on a pod. Thread-safe (stateless).
+ * {@code podutil.FindPort}): which pods a service selects and which services to sync when a pod changes, which pods
+ * belong in a service's endpoints, which port a service port reaches on a pod. Thread-safe (stateless).
  */
 public final class EndpointPods {
     /** Upstream's annotation: when the change that led to this endpoints write happened. */
@@ -61,24 +67,45 @@ public final class EndpointPods {
 
     /** The pods a service selects, from the pod lister. */
     public static List<Pod> selectedPods(Lister<Pod> pods, Service service) {
-        List<Pod> selected = new ArrayList<>();
-        for (Pod pod : pods.list(service.getMetadata().getNamespace())) {
-            if (selects(service, pod)) {
-                selected.add(pod);
-            }
-        }
-        return selected;
+        return pods.list(service.getMetadata().getNamespace()).stream().filter(pod -> selects(service, pod)).toList();
     }
 
     /** The services (with selectors) whose selector matches the pod. */
     public static List<Service> servicesSelecting(Lister<Service> services, Pod pod) {
-        List<Service> matching = new ArrayList<>();
-        for (Service service : services.list(pod.getMetadata().getNamespace())) {
-            if (selects(service, pod)) {
-                matching.add(service);
+        return services.list(pod.getMetadata().getNamespace()).stream().filter(service -> selects(service, pod)).toList();
+    }
+
+    /** Enqueues a service on every change of it. */
+    public static ResourceEventHandler<Service> serviceHandler(WorkQueue<String> queue) {
+        return EnqueueHandlers.onEveryChange(service -> queue.add(ObjectKeys.key(service)));
+    }
+
+    /** Enqueues the services that select a pod, before and after a change (labels may have moved it between services). */
+    public static ResourceEventHandler<Pod> podHandler(Lister<Service> services, WorkQueue<String> queue) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                servicesSelecting(services, pod).forEach(service -> queue.add(ObjectKeys.key(service)));
             }
-        }
-        return matching;
+
+            @Override
+            public void onUpdate(Pod oldPod, Pod newPod) {
+                if (Objects.equals(oldPod.getMetadata().getResourceVersion(), newPod.getMetadata().getResourceVersion())) {
+                    return; // a resync, nothing changed
+                }
+                Set<String> keys = new LinkedHashSet<>();
+                servicesSelecting(services, newPod).forEach(service -> keys.add(ObjectKeys.key(service)));
+                if (!Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())) {
+                    servicesSelecting(services, oldPod).forEach(service -> keys.add(ObjectKeys.key(service)));
+                }
+                keys.forEach(queue::add);
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                servicesSelecting(services, pod).forEach(service -> queue.add(ObjectKeys.key(service)));
+            }
+        };
     }
 
     /**
@@ -171,5 +198,4 @@ public final class EndpointPods {
         }
         return builder.toString();
     }
-
 }

@@ -1,0 +1,18 @@
+package io.k4j.apiserver.stream;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * An output stream defined by its bulk {@link #write(byte[], int, int)} alone: the single-byte write goes through it,
+ * so that framing and closed-state checks live in one method. Thread-safety is the subclass's.
+ */
+public abstract class BulkOutputStream extends OutputStream {
+    @Override
+    public final void write(int value) throws IOException {
+        write(new byte[] {(byte) value}, 0, 1);
+    }
+
+    @Override
+    public abstract void write(byte[] buffer, int offset, int length) throws IOException;
+}
