@@ -20,6 +20,7 @@ import io.k4j.kubelet.kuberuntime.KubeRuntimeManager;
 import io.k4j.kubelet.kuberuntime.PodRuntimeStatus;
 import io.k4j.kubelet.kuberuntime.SyncOutcome;
 import io.k4j.kubelet.nodestatus.NodeStatusManager;
+import io.k4j.kubelet.podworkers.PodChanges;
 import io.k4j.kubelet.podworkers.PodWorkers;
 import io.k4j.kubelet.prober.ContainerProbeStatus;
 import io.k4j.kubelet.prober.ContainerStates;
@@ -158,7 +159,15 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
                     @Override
                     public void onUpdate(Pod oldPod, Pod newPod) {
-                        podChanged(newPod);
+                        if (PodChanges.needsSync(oldPod, newPod)) {
+                            podChanged(newPod);
+                        }
+                        else {
+                            // Only status, mostly the kubelet's own: keep the newest object, as upstream reconciles.
+                            String uid = newPod.getMetadata().getUid();
+                            pods.put(uid, newPod);
+                            lastKnown.put(uid, newPod);
+                        }
                     }
 
                     @Override

@@ -114,7 +114,16 @@ final class KubeletComponent implements Component {
         EventRecorder events = new ApiEventRecorder(nodeClient, "kubelet", nodeName, clock);
         ApiPodObjectSource objects = new ApiPodObjectSource(nodeClient);
         NodeStatusManager nodeStatus = new NodeStatusManager(nodeClient, kubeletConfig, runtime,
-                connection.imageService(), this::writeCniConfig, Versions.KUBERNETES_VERSION, clock);
+                connection.imageService(), this::writeCniConfig, Versions.KUBERNETES_VERSION, clock, events);
+        if (containerd != null) {
+            // The node reports NotReady as soon as its containerd died, and Ready as soon as it answers again.
+            containerd.onReadinessChange(ready -> {
+                if (ready) {
+                    connection.reconnectNow();
+                }
+                nodeStatus.runtimeStateChanged(ready);
+            });
+        }
         CriCommandRunner commandRunner = new CriCommandRunner(runtime);
         KubeRuntimeManager runtimeManager = new KubeRuntimeManager(runtime,
                 new ImageManager(connection.imageService(), objects, events, clock),

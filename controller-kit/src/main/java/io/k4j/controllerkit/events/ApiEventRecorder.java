@@ -63,17 +63,23 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
 
     @Override
     public void event(HasMetadata object, String type, String reason, String message) {
+        event(object, null, type, reason, message);
+    }
+
+    @Override
+    public void event(HasMetadata object, String fieldPath, String type, String reason, String message) {
         requireNonNull(object, "object is null");
         if (closed) {
             return;
         }
-        if (!queue.offer(new Pending(reference(object), type, reason, message, clock.instant()))) {
+        if (!queue.offer(new Pending(reference(object, fieldPath), type, reason, message, clock.instant()))) {
             LOG.debug("{}: event queue full, dropping {} {} for {}", component, type, reason, object.getMetadata().getName());
         }
     }
 
-    private static ObjectReference reference(HasMetadata object) {
+    private static ObjectReference reference(HasMetadata object, String fieldPath) {
         return new ObjectReferenceBuilder()
+                .withFieldPath(fieldPath == null || fieldPath.isEmpty() ? null : fieldPath)
                 .withApiVersion(object.getApiVersion())
                 .withKind(object.getKind())
                 .withNamespace(object.getMetadata().getNamespace())
@@ -106,7 +112,8 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
         ObjectReference involved = pending.involved();
         // Events about cluster-scoped objects (nodes, persistent volumes) live in "default", as upstream puts them.
         String namespace = involved.getNamespace() == null || involved.getNamespace().isEmpty() ? "default" : involved.getNamespace();
-        EventKey key = new EventKey(namespace, involved.getKind(), involved.getName(), involved.getUid(), pending.type(), pending.reason(), pending.message());
+        EventKey key = new EventKey(namespace, involved.getKind(), involved.getName(), involved.getUid(),
+                involved.getFieldPath(), pending.type(), pending.reason(), pending.message());
         Recorded previous = recent.get(key);
         String timestamp = DateTimeFormatter.ISO_INSTANT.format(pending.at().truncatedTo(ChronoUnit.SECONDS));
         if (previous != null && Duration.between(previous.lastSeen(), pending.at()).compareTo(AGGREGATION_WINDOW) < 0) {
@@ -165,7 +172,8 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
         }
     }
 
-    private record EventKey(String namespace, String kind, String name, String uid, String type, String reason, String message) {}
+    private record EventKey(String namespace, String kind, String name, String uid, String fieldPath, String type, String reason,
+            String message) {}
 
     private record Recorded(String name, int count, Instant lastSeen) {}
 }

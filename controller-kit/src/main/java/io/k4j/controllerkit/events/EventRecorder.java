@@ -20,6 +20,16 @@ public interface EventRecorder {
      */
     void event(HasMetadata object, String type, String reason, String message);
 
+    /**
+     * Records that {@code reason} happened to a part of {@code object}, e.g. one container of a pod: the Event's
+     * {@code involvedObject.fieldPath} is {@code fieldPath} (upstream's {@code spec.containers{name}}), which
+     * {@code kubectl describe} shows in its "From"/"Message" lines and by which repeats are told apart. Recorders that
+     * keep no field path record it as {@link #event(HasMetadata, String, String, String)}.
+     */
+    default void event(HasMetadata object, String fieldPath, String type, String reason, String message) {
+        event(object, type, reason, message);
+    }
+
     default void eventf(HasMetadata object, String type, String reason, String format, Object... arguments) {
         event(object, type, reason, String.format(format, arguments));
     }

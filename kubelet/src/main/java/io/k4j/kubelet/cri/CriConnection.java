@@ -85,6 +85,14 @@ public final class CriConnection implements AutoCloseable {
         return imageService;
     }
 
+    /**
+     * Connects again at once instead of after gRPC's reconnect backoff (up to two minutes): for a runtime that is known
+     * to answer again, such as a containerd that was just restarted.
+     */
+    public void reconnectNow() {
+        channel.resetConnectBackoff();
+    }
+
     @Override
     public void close() {
         channel.shutdownNow();

@@ -13,6 +13,7 @@ import io.k4j.kubelet.cri.v1.AuthConfig;
 import io.k4j.kubelet.cri.v1.Image;
 import io.k4j.kubelet.cri.v1.ImageSpec;
 import io.k4j.kubelet.cri.v1.PodSandboxConfig;
+import io.k4j.kubelet.events.ContainerReferences;
 import io.k4j.kubelet.podobjects.PodObjectSource;
 
 import java.io.IOException;
@@ -26,8 +27,8 @@ import java.util.Optional;
 /**
  * Makes a container's image present as upstream's image manager: honours {@code imagePullPolicy} (Always,
  * IfNotPresent, Never; defaulted as the apiserver does: Always for {@code :latest} or no tag), pulls with the
- * credentials of the pod's imagePullSecrets, and backs off failed pulls per pod and image (ErrImagePull, then
- * ImagePullBackOff with the registry's message). Thread-safe.
+ * credentials of the pod's imagePullSecrets, and backs off failed pulls per pod and image as upstream (10 s doubling
+ * to 5 min; ErrImagePull with the runtime's error, then ImagePullBackOff repeating it). Thread-safe.
  */
 public final class ImageManager {
     /** Upstream's waiting reasons. */
@@ -69,60 +70,98 @@ public final class ImageManager {
         this.backoff = Backoff.containerRestarts(clock);
     }
 
+    /**
+     * Makes the container's image present, recording upstream's image Events about the container (Pulling, Pulled,
+     * Failed, BackOff, ErrImageNeverPull, InspectFailed); the caller records {@code Error: <reason>} for a failure as
+     * upstream's runtime manager does.
+     */
     public Result ensureImageExists(Pod pod, Container container, PodSandboxConfig sandboxConfig) {
         String image = container.getImage();
+        String fieldPath = ContainerReferences.fieldPath(pod, container.getName());
         if (image == null || image.isBlank()) {
-            return new Result.Failed(INVALID_IMAGE_NAME, "Failed to apply default image tag \"" + image
-                    + "\": couldn't parse image name \"" + image + "\": invalid reference format");
+            String message = "Failed to apply default image tag \"" + image + "\": couldn't parse image reference \""
+                    + image + "\": invalid reference format";
+            events.event(pod, fieldPath, EventRecorder.WARNING, "InspectFailed", message);
+            return new Result.Failed(INVALID_IMAGE_NAME, message);
         }
         ImageSpec spec = ImageSpec.newBuilder().setImage(image).setUserSpecifiedImage(image).build();
         String policy = pullPolicy(container);
         if (!policy.equals("Always")) {
             Optional<Image> present = status(spec);
             if (present.isPresent()) {
-                events.event(pod, EventRecorder.NORMAL, "Pulled",
+                events.event(pod, fieldPath, EventRecorder.NORMAL, "Pulled",
                         "Container image \"" + image + "\" already present on machine");
                 return new Result.Present(present.get().getId());
             }
             if (policy.equals("Never")) {
                 String message = "Container image \"" + image + "\" is not present with pull policy of Never";
-                events.event(pod, EventRecorder.WARNING, "ErrImageNeverPull", message);
+                events.event(pod, fieldPath, EventRecorder.WARNING, ERR_IMAGE_NEVER_PULL, message);
                 return new Result.Failed(ERR_IMAGE_NEVER_PULL, message);
             }
         }
-        String backoffKey = pod.getMetadata().getUid() + "/" + image;
+        // Per pod and image, as upstream: another pod of the same image pulls on its own schedule.
+        String backoffKey = backoffKey(pod, image);
         if (backoff.isInBackOffSinceUpdate(backoffKey)) {
             String message = "Back-off pulling image \"" + image + "\"";
-            events.event(pod, EventRecorder.NORMAL, "BackOff", message);
+            events.event(pod, fieldPath, EventRecorder.NORMAL, "BackOff", message);
             String lastError = lastPullErrors.get(backoffKey);
-            return new Result.Failed(IMAGE_PULL_BACK_OFF,
-                    lastError == null ? message : message + ": " + ERR_IMAGE_PULL + ": " + lastError);
+            return new Result.Failed(IMAGE_PULL_BACK_OFF, lastError == null ? message : message + ": " + lastError);
         }
-        events.event(pod, EventRecorder.NORMAL, "Pulling", "Pulling image \"" + image + "\"");
+        events.event(pod, fieldPath, EventRecorder.NORMAL, "Pulling", "Pulling image \"" + image + "\"");
         Instant start = clock.instant();
         try {
             String imageRef = pull(pod, spec, sandboxConfig);
             Duration took = Duration.between(start, clock.instant());
             long size = status(ImageSpec.newBuilder().setImage(imageRef).build()).map(Image::getSize).orElse(0L);
-            events.event(pod, EventRecorder.NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in "
-                    + seconds(took) + " (" + seconds(took) + " including waiting). Image size: " + size + " bytes.");
+            events.event(pod, fieldPath, EventRecorder.NORMAL, "Pulled", "Successfully pulled image \"" + image + "\" in "
+                    + goDuration(took) + " (" + goDuration(took) + " including waiting). Image size: "
+                    + size + " bytes.");
             backoff.reset(backoffKey);
             lastPullErrors.remove(backoffKey);
             return new Result.Present(imageRef);
         }
         catch (CriException e) {
             backoff.next(backoffKey, clock.instant());
-            lastPullErrors.put(backoffKey, e.getMessage());
-            String message = "Failed to pull image \"" + image + "\": " + e.getMessage();
-            events.event(pod, EventRecorder.WARNING, "Failed", message);
-            events.event(pod, EventRecorder.WARNING, "Failed", "Error: " + ERR_IMAGE_PULL);
-            return new Result.Failed(ERR_IMAGE_PULL, message);
+            // The container's waiting message is the runtime's error; the back-off that follows repeats it.
+            lastPullErrors.put(backoffKey, ERR_IMAGE_PULL + ": " + e.getMessage());
+            events.event(pod, fieldPath, EventRecorder.WARNING, "Failed",
+                    "Failed to pull image \"" + image + "\": " + e.getMessage());
+            return new Result.Failed(ERR_IMAGE_PULL, e.getMessage());
         }
+    }
+
+    /** A duration truncated to milliseconds as Go's {@code time.Duration} prints it: {@code 734ms}, {@code 1.207s}, {@code 1m2.5s}. */
+    static String goDuration(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis < 1000) {
+            return millis <= 0 ? "0s" : millis + "ms";
+        }
+        long hours = millis / 3_600_000;
+        long minutes = millis % 3_600_000 / 60_000;
+        long wholeSeconds = millis % 60_000 / 1000;
+        long fraction = millis % 1000;
+        StringBuilder text = new StringBuilder();
+        if (hours > 0) {
+            text.append(hours).append('h');
+        }
+        if (hours > 0 || minutes > 0) {
+            text.append(minutes).append('m');
+        }
+        text.append(wholeSeconds);
+        if (fraction > 0) {
+            String digits = String.format(java.util.Locale.ROOT, "%03d", fraction).replaceAll("0+$", "");
+            text.append('.').append(digits);
+        }
+        return text.append('s').toString();
+    }
+
+    private static String backoffKey(Pod pod, String image) {
+        return pod.getMetadata().getUid() + "/" + image;
     }
 
     /** When a pod's image pull backoff ends (to requeue the pod), if it is in one. */
     public Optional<Instant> backoffUntil(Pod pod, Container container) {
-        String key = pod.getMetadata().getUid() + "/" + container.getImage();
+        String key = backoffKey(pod, container.getImage());
         return backoff.isInBackOffSinceUpdate(key) ? Optional.of(backoff.until(key)) : Optional.empty();
     }
 
@@ -191,7 +230,4 @@ public final class ImageManager {
         return !lastComponent.contains(":") || lastComponent.endsWith(":latest") ? "Always" : "IfNotPresent";
     }
 
-    private static String seconds(Duration duration) {
-        return String.format(java.util.Locale.ROOT, "%.3fs", duration.toNanos() / 1e9);
-    }
 }

@@ -19,6 +19,7 @@ import io.k4j.kubelet.cri.v1.PodSandboxStatus;
 import io.k4j.kubelet.env.ContainerEnvironment;
 import io.k4j.kubelet.env.CreateContainerConfigException;
 import io.k4j.kubelet.env.EnvironmentVariable;
+import io.k4j.kubelet.events.ContainerReferences;
 import io.k4j.kubelet.env.PodAddresses;
 import io.k4j.kubelet.lifecycle.HookRunner;
 import io.k4j.kubelet.volume.ContainerMount;
@@ -59,7 +60,10 @@ public final class KubeRuntimeManager {
     private static final Logger log = LoggerFactory.getLogger(KubeRuntimeManager.class);
     /** Upstream's minimum grace period left for StopContainer after a preStop hook. */
     private static final Duration MIN_GRACE_AFTER_HOOK = Duration.ofSeconds(2);
-    private static final String CRASH_LOOP_BACK_OFF = "CrashLoopBackOff";
+    /** Upstream's waiting reasons. */
+    public static final String CRASH_LOOP_BACK_OFF = "CrashLoopBackOff";
+    public static final String RUN_CONTAINER_ERROR = "RunContainerError";
+    public static final String CREATE_CONTAINER_ERROR = "CreateContainerError";
 
     private final RuntimeService runtime;
     private final ImageManager images;
@@ -320,13 +324,14 @@ public final class KubeRuntimeManager {
     private StartResult startContainer(Pod pod, Container container, boolean init, PodRuntimeStatus status,
             String sandboxId, PodSandboxConfig sandboxConfig, List<String> podIps, PodVolumes volumes) {
         Optional<ContainerRuntimeStatus> previous = status.latest(container.getName());
+        String fieldPath = ContainerReferences.fieldPath(pod, container.getName());
         String backoffKey = pod.getMetadata().getUid() + "/" + container.getName();
         if (previous.isPresent() && previous.get().exited()) {
             Instant finishedAt = previous.get().finishedAt().orElse(previous.get().createdAt());
             if (restartBackoff.isInBackOffSince(backoffKey, finishedAt)) {
                 String message = "back-off " + Backoff.goDuration(restartBackoff.get(backoffKey))
                         + " restarting failed container=" + container.getName() + " pod=" + podDescription(pod);
-                events.event(pod, EventRecorder.WARNING, "BackOff", "Back-off restarting failed container "
+                events.event(pod, fieldPath, EventRecorder.WARNING, "BackOff", "Back-off restarting failed container "
                         + container.getName() + " in pod " + podDescription(pod));
                 return new StartResult.Waiting(new ContainerWaiting(CRASH_LOOP_BACK_OFF, message),
                         Optional.of(finishedAt.plus(restartBackoff.get(backoffKey))));
@@ -338,6 +343,7 @@ public final class KubeRuntimeManager {
         switch (image) {
             case ImageManager.Result.Present present -> imageRef = present.imageRef();
             case ImageManager.Result.Failed failed -> {
+                events.event(pod, fieldPath, EventRecorder.WARNING, "Failed", "Error: " + failed.reason());
                 return new StartResult.Waiting(new ContainerWaiting(failed.reason(), failed.message()),
                         images.backoffUntil(pod, container));
             }
@@ -352,7 +358,7 @@ public final class KubeRuntimeManager {
                     memoryCapacity);
         }
         catch (CreateContainerConfigException e) {
-            events.event(pod, EventRecorder.WARNING, "Failed", "Error: " + e.getMessage());
+            events.event(pod, fieldPath, EventRecorder.WARNING, "Failed", "Error: " + e.getMessage());
             return new StartResult.Waiting(new ContainerWaiting(CreateContainerConfigException.REASON, e.getMessage()),
                     Optional.of(clock.instant().plusSeconds(2)));
         }
@@ -362,19 +368,24 @@ public final class KubeRuntimeManager {
             containerId = runtime.createContainer(sandboxId, containerConfig, sandboxConfig);
         }
         catch (CriException | IOException e) {
-            events.event(pod, EventRecorder.WARNING, "Failed", "Error: " + e.getMessage());
-            return new StartResult.Waiting(new ContainerWaiting("CreateContainerError", e.getMessage()),
+            // Upstream shows the gRPC status's description, without "rpc error: code = …".
+            String message = e instanceof CriException cri ? cri.description() : e.getMessage();
+            events.event(pod, fieldPath, EventRecorder.WARNING, "Failed", "Error: " + message);
+            return new StartResult.Waiting(new ContainerWaiting(CREATE_CONTAINER_ERROR, message),
                     Optional.of(clock.instant().plusSeconds(2)));
         }
-        events.event(pod, EventRecorder.NORMAL, "Created", "Created container " + container.getName());
+        events.event(pod, fieldPath, EventRecorder.NORMAL, "Created", "Created container " + container.getName());
         try {
             runtime.startContainer(containerId);
         }
         catch (CriException e) {
-            events.event(pod, EventRecorder.WARNING, "Failed", "Error: " + e.getMessage());
-            return new StartResult.Waiting(new ContainerWaiting("RunContainerError", e.getMessage()), Optional.empty());
+            // The runtime keeps the container as exited (containerd: reason StartError, exit code 128), so the next
+            // sync (soon, as upstream's PLEG would see it die) restarts it through the CrashLoopBackOff above.
+            events.event(pod, fieldPath, EventRecorder.WARNING, "Failed", "Error: " + e.description());
+            return new StartResult.Waiting(new ContainerWaiting(RUN_CONTAINER_ERROR, e.description()),
+                    Optional.of(clock.instant().plusSeconds(1)));
         }
-        events.event(pod, EventRecorder.NORMAL, "Started", "Started container " + container.getName());
+        events.event(pod, fieldPath, EventRecorder.NORMAL, "Started", "Started container " + container.getName());
         Optional<String> hookFailure = hooks.runPostStart(pod, container, containerId, podIps);
         if (hookFailure.isPresent()) {
             try {
@@ -438,7 +449,7 @@ public final class KubeRuntimeManager {
     }
 
     private void killContainer(Pod pod, ContainerRuntimeStatus container, Duration gracePeriod, String message) {
-        events.event(pod, EventRecorder.NORMAL, "Killing", message);
+        events.event(pod, ContainerReferences.fieldPath(pod, container.name()), EventRecorder.NORMAL, "Killing", message);
         Duration remaining = gracePeriod;
         Optional<Container> spec = findContainer(pod.getSpec().getContainers(), container.name());
         if (spec.isPresent() && container.running() && spec.get().getLifecycle() != null

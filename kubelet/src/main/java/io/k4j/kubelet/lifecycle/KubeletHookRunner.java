@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.kubelet.events.ContainerReferences;
 import io.k4j.kubelet.prober.ContainerCommandRunner;
 import io.k4j.kubelet.prober.ExecResult;
 import io.k4j.kubelet.prober.HttpGetRequest;
@@ -61,7 +62,8 @@ public final class KubeletHookRunner implements HookRunner {
         if (failure.isPresent()) {
             log.info("PostStartHook of container {} in pod {} failed: {}", container.getName(), podName(pod), failure.get());
             // Upstream keeps the hook's message out of the event, so that secrets in it do not leak.
-            events.event(pod, EventRecorder.WARNING, "FailedPostStartHook", "PostStartHook failed");
+            events.event(pod, ContainerReferences.fieldPath(pod, container.getName()), EventRecorder.WARNING,
+                    "FailedPostStartHook", "PostStartHook failed");
         }
         return failure;
     }
@@ -87,7 +89,8 @@ public final class KubeletHookRunner implements HookRunner {
             Optional<String> failure = hook.get(Math.max(0, gracePeriod.toMillis()), TimeUnit.MILLISECONDS);
             if (failure.isPresent()) {
                 log.info("PreStopHook of container {} in pod {} failed: {}", container.getName(), podName(pod), failure.get());
-                events.event(pod, EventRecorder.WARNING, "FailedPreStopHook", "PreStopHook failed");
+                events.event(pod, ContainerReferences.fieldPath(pod, container.getName()), EventRecorder.WARNING,
+                        "FailedPreStopHook", "PreStopHook failed");
             }
         } catch (TimeoutException e) {
             log.info("PreStopHook of container {} in pod {} did not complete within the grace period {}", container.getName(), podName(pod),
@@ -96,7 +99,8 @@ public final class KubeletHookRunner implements HookRunner {
             runner.interrupt();
         } catch (ExecutionException e) {
             log.warn("PreStopHook of container {} in pod {} failed", container.getName(), podName(pod), e.getCause());
-            events.event(pod, EventRecorder.WARNING, "FailedPreStopHook", "PreStopHook failed");
+            events.event(pod, ContainerReferences.fieldPath(pod, container.getName()), EventRecorder.WARNING,
+                    "FailedPreStopHook", "PreStopHook failed");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             runner.interrupt();

@@ -87,6 +87,26 @@ public final class NodeConditions {
         return lastHeartbeat.isEmpty() || !now.isBefore(lastHeartbeat.get().plus(NodeHeartbeat.NODE_STATUS_REPORT_FREQUENCY));
     }
 
+    /** Upstream's Event reasons for a node whose Ready condition changed. */
+    public static final String NODE_READY = "NodeReady";
+    public static final String NODE_NOT_READY = "NodeNotReady";
+
+    /**
+     * The Event upstream's kubelet records when it writes {@code desired} over {@code current}: {@link #NODE_READY} or
+     * {@link #NODE_NOT_READY} when the Ready condition's status changes (or appears), nothing while it stays.
+     */
+    public static Optional<String> readyTransition(List<Desired> desired, List<NodeCondition> current) {
+        Optional<Desired> wanted = desired.stream().filter(condition -> condition.type().equals(READY)).findFirst();
+        if (wanted.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<NodeCondition> previous = find(current, READY);
+        if (previous.isPresent() && wanted.get().status().equals(previous.get().getStatus())) {
+            return Optional.empty();
+        }
+        return Optional.of("True".equals(wanted.get().status()) ? NODE_READY : NODE_NOT_READY);
+    }
+
     /** The condition of a type, if present. */
     public static Optional<NodeCondition> find(List<NodeCondition> conditions, String type) {
         if (conditions == null) {

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.k4j.controllerkit.events.EventRecorder;
 import io.k4j.kubelet.KubeletConfig;
 import io.k4j.kubelet.cri.CriException;
 import io.k4j.kubelet.cri.ImageService;
@@ -22,9 +23,7 @@ import io.k4j.kubelet.cri.RuntimeService;
 import io.k4j.kubelet.cri.v1.Image;
 import io.k4j.kubelet.cri.v1.ImageFilter;
 import io.k4j.kubelet.cri.v1.NetworkConfig;
-import io.k4j.kubelet.cri.v1.RuntimeCondition;
 import io.k4j.kubelet.cri.v1.RuntimeConfig;
-import io.k4j.kubelet.cri.v1.StatusResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +36,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -69,12 +70,23 @@ public final class NodeStatusManager implements AutoCloseable {
             Thread.ofPlatform().daemon().name("k4j-kubelet-node-status").factory());
     private volatile List<String> podCidrs = List.of();
     private volatile RuntimeHealth runtimeHealth = new RuntimeHealth(false, "container runtime status check may not have completed yet");
+    private static final RuntimeHealth RUNTIME_DOWN = new RuntimeHealth(false, RuntimeHealth.RUNTIME_DOWN);
+
+    private final EventRecorder events;
+    private volatile boolean runtimeProcessDown;
     private volatile String nodeUid = "";
     private volatile PressureConditions pressure;
     private int leaseFailures;
 
     public NodeStatusManager(KubernetesClient client, KubeletConfig config, RuntimeService runtime, ImageService images,
             PodCidrListener podCidrListener, String kubeletVersion, InstantSource clock) {
+        this(client, config, runtime, images, podCidrListener, kubeletVersion, clock, (object, type, reason, message) -> {});
+    }
+
+    /** @param events where the node's NodeReady and NodeNotReady Events go, as upstream's kubelet records them */
+    public NodeStatusManager(KubernetesClient client, KubeletConfig config, RuntimeService runtime, ImageService images,
+            PodCidrListener podCidrListener, String kubeletVersion, InstantSource clock, EventRecorder events) {
+        this.events = requireNonNull(events, "events is null");
         this.client = requireNonNull(client, "client is null");
         this.config = requireNonNull(config, "config is null");
         this.runtime = requireNonNull(runtime, "runtime is null");
@@ -136,6 +148,35 @@ public final class NodeStatusManager implements AutoCloseable {
         return podCidrs;
     }
 
+    /**
+     * Tells that the runtime's process died ({@code running} false) or answers again: the node's Ready condition
+     * follows at once instead of at the next heartbeat, and while the process is down the runtime counts as down
+     * without asking it. Each change is written in order, so even an outage shorter than a status write shows as
+     * NotReady. Returns at once.
+     */
+    public void runtimeStateChanged(boolean running) {
+        runtimeProcessDown = !running;
+        Optional<RuntimeHealth> known = running ? Optional.empty() : Optional.of(RUNTIME_DOWN);
+        try {
+            timer.execute(() -> updateStatus(known));
+        }
+        catch (RejectedExecutionException e) {
+            // Closed: nothing to report any more.
+        }
+    }
+
+    private void updateStatus(Optional<RuntimeHealth> known) {
+        try {
+            Node node = client.nodes().withName(config.nodeName()).get();
+            if (node != null) {
+                writeStatus(node, false, known);
+            }
+        }
+        catch (RuntimeException e) {
+            log.warn("Updating the status of node {} failed: {}", config.nodeName(), e.getMessage());
+        }
+    }
+
     /** The runtime's health as the last heartbeat saw it. */
     public RuntimeHealth runtimeHealth() {
         return runtimeHealth;
@@ -158,7 +199,7 @@ public final class NodeStatusManager implements AutoCloseable {
                 Node current = existing != null ? existing : client.nodes().resource(node).create();
                 nodeUid = current.getMetadata().getUid();
                 log.info("{} node {}", existing != null ? "Using the existing" : "Registered", config.nodeName());
-                writeStatus(current, true);
+                writeStatus(current, true, Optional.empty());
                 return;
             }
             catch (KubernetesClientException e) {
@@ -204,7 +245,7 @@ public final class NodeStatusManager implements AutoCloseable {
                 return;
             }
             updatePodCidrs(node);
-            writeStatus(node, false);
+            writeStatus(node, false, Optional.empty());
         }
         catch (RuntimeException e) {
             log.warn("Updating the status of node {} failed: {}", config.nodeName(), e.getMessage());
@@ -246,9 +287,10 @@ public final class NodeStatusManager implements AutoCloseable {
         podCidrs = cidrs;
     }
 
-    private void writeStatus(Node node, boolean force) {
+    /** @param known the runtime's health when it is known without asking the runtime */
+    private void writeStatus(Node node, boolean force, Optional<RuntimeHealth> known) {
         Instant now = clock.instant();
-        runtimeHealth = checkRuntime();
+        runtimeHealth = known.orElseGet(() -> runtimeProcessDown ? RUNTIME_DOWN : RuntimeHealth.check(runtime));
         List<NodeConditions.Desired> desired = desiredConditions(runtimeHealth);
         List<NodeCondition> current = node.getStatus() == null ? List.of() : node.getStatus().getConditions();
         String runtimeVersion = runtimeVersion();
@@ -269,27 +311,19 @@ public final class NodeStatusManager implements AutoCloseable {
         status.put("images", images());
         String json = client.getKubernetesSerialization().asJson(Map.of("status", status));
         client.nodes().resource(node).subresource("status").patch(STRATEGIC_MERGE_PATCH, json);
+        NodeConditions.readyTransition(desired, current).ifPresent(event -> {
+            if (event.equals(NodeConditions.NODE_NOT_READY)) {
+                log.info("Node {} became not ready: {}", config.nodeName(), runtimeHealth.message());
+            }
+            events.event(nodeReference(), EventRecorder.NORMAL, event,
+                    "Node " + config.nodeName() + " status is now: " + event);
+        });
     }
 
-    private RuntimeHealth checkRuntime() {
-        StatusResponse status;
-        try {
-            status = runtime.status(false);
-        }
-        catch (CriException e) {
-            return new RuntimeHealth(false, "container runtime is down");
-        }
-        List<String> problems = new ArrayList<>();
-        for (RuntimeCondition condition : status.getStatus().getConditionsList()) {
-            if (!condition.getStatus()) {
-                problems.add(condition.getType().equals("NetworkReady")
-                        ? "container runtime network not ready: NetworkReady=false reason:" + condition.getReason()
-                                + " message:" + condition.getMessage()
-                        : "container runtime not ready: " + condition.getType() + "=false reason:"
-                                + condition.getReason() + " message:" + condition.getMessage());
-            }
-        }
-        return problems.isEmpty() ? RuntimeHealth.READY : new RuntimeHealth(false, String.join(", ", problems));
+    /** Upstream's kubelet refers to its node by name, with the name as UID, so its events need no Node lookup. */
+    private Node nodeReference() {
+        return new NodeBuilder().withNewMetadata().withName(config.nodeName()).withUid(config.nodeName()).endMetadata()
+                .build();
     }
 
     private List<NodeConditions.Desired> desiredConditions(RuntimeHealth health) {

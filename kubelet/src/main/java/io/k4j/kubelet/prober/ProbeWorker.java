@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.kubelet.events.ContainerReferences;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
@@ -85,6 +86,10 @@ final class ProbeWorker {
         this.pod = requireNonNull(pod, "pod is null");
     }
 
+    private String fieldPath() {
+        return ContainerReferences.fieldPath(pod, container.getName());
+    }
+
     Container container() {
         return container;
     }
@@ -154,16 +159,19 @@ final class ProbeWorker {
             result = switch (outcome.result()) {
                 case SUCCESS -> ProbeState.SUCCESS;
                 case WARNING -> {
-                    events.event(pod, EventRecorder.WARNING, "ProbeWarning", type.displayName() + " probe warning: " + outcome.output());
+                    events.event(pod, fieldPath(), EventRecorder.WARNING, "ProbeWarning",
+                            type.displayName() + " probe warning: " + outcome.output());
                     yield ProbeState.SUCCESS;
                 }
                 case FAILURE -> {
-                    events.event(pod, EventRecorder.WARNING, "Unhealthy", type.displayName() + " probe failed: " + outcome.output());
+                    events.event(pod, fieldPath(), EventRecorder.WARNING, "Unhealthy",
+                            type.displayName() + " probe failed: " + outcome.output());
                     yield ProbeState.FAILURE;
                 }
             };
         } catch (ProbeException e) {
-            events.event(pod, EventRecorder.WARNING, "Unhealthy", type.displayName() + " probe errored: " + e.getMessage());
+            events.event(pod, fieldPath(), EventRecorder.WARNING, "Unhealthy",
+                    type.displayName() + " probe errored: " + e.getMessage());
             return true;
         }
         if (result == lastResult) {

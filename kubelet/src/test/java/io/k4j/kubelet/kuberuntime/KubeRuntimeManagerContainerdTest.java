@@ -164,7 +164,8 @@ class KubeRuntimeManagerContainerdTest {
 
         assertThat(outcome.waiting().get("c1")).satisfies(waiting -> {
             assertThat(waiting.reason()).isEqualTo("RunContainerError");
-            assertThat(waiting.message()).startsWith("rpc error: code = Unknown desc = failed to create containerd task")
+            // The gRPC status's description, without "rpc error: code = …", as upstream shows it.
+            assertThat(waiting.message()).startsWith("failed to create containerd task")
                     .contains("/no/such/command");
         });
     }

@@ -87,13 +87,79 @@ class KubeRuntimeManagerTest {
         KubeRuntimeManager manager = manager();
 
         ContainerWaiting first = sync(manager, pod).waiting().get("c1");
+        // As upstream: the waiting message is the runtime's error itself; the event adds what failed.
         assertThat(first.reason()).isEqualTo("ErrImagePull");
-        assertThat(first.message()).startsWith("Failed to pull image \"nosuch\": rpc error: code = NotFound desc = "
+        assertThat(first.message()).startsWith("rpc error: code = NotFound desc = "
                 + "failed to pull and unpack image \"docker.io/library/nosuch:latest\"");
+        assertThat(events.fieldPathEvents()).containsExactly(
+                "spec.containers{c1} Normal Pulling Pulling image \"nosuch\"",
+                "spec.containers{c1} Warning Failed Failed to pull image \"nosuch\": " + first.message(),
+                "spec.containers{c1} Warning Failed Error: ErrImagePull");
 
         ContainerWaiting second = sync(manager, pod).waiting().get("c1");
         assertThat(second.reason()).isEqualTo("ImagePullBackOff");
-        assertThat(second.message()).startsWith("Back-off pulling image \"nosuch\": ErrImagePull: rpc error");
+        assertThat(second.message()).isEqualTo("Back-off pulling image \"nosuch\": ErrImagePull: " + first.message());
+        assertThat(events.fieldPathEvents()).endsWith(
+                "spec.containers{c1} Normal BackOff Back-off pulling image \"nosuch\"",
+                "spec.containers{c1} Warning Failed Error: ImagePullBackOff");
+    }
+
+    @Test
+    void imagePullsBackOffPerPodAndImageFromTenSecondsDoublingToFiveMinutes() {
+        Pod pod = pod("web", "Always", new ContainerBuilder().withName("c1").withImage("nosuch").build());
+        ImageManager images = new ImageManager(runtime, new NoObjects(), events, clock);
+        io.fabric8.kubernetes.api.model.Container container = pod.getSpec().getContainers().get(0);
+
+        List<Duration> delays = new java.util.ArrayList<>();
+        for (int attempt = 0; attempt < 7; attempt++) {
+            assertThat(images.ensureImageExists(pod, container, PodSandboxConfig.getDefaultInstance()))
+                    .isInstanceOf(ImageManager.Result.Failed.class)
+                    .extracting(result -> ((ImageManager.Result.Failed) result).reason()).isEqualTo("ErrImagePull");
+            Duration delay = Duration.between(clock.instant(), images.backoffUntil(pod, container).orElseThrow());
+            delays.add(delay);
+            clock.advance(delay.minusSeconds(1));
+            assertThat(((ImageManager.Result.Failed) images.ensureImageExists(pod, container,
+                    PodSandboxConfig.getDefaultInstance())).reason()).isEqualTo("ImagePullBackOff");
+            clock.advance(Duration.ofSeconds(1));
+        }
+        assertThat(delays).containsExactly(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(40),
+                Duration.ofSeconds(80), Duration.ofSeconds(160), Duration.ofSeconds(300), Duration.ofSeconds(300));
+
+        // Another pod of the same image is not held back by this pod's failures.
+        Pod other = pod("other", "Always", new ContainerBuilder().withName("c1").withImage("nosuch").build());
+        assertThat(((ImageManager.Result.Failed) images.ensureImageExists(pod, container,
+                PodSandboxConfig.getDefaultInstance())).reason()).isEqualTo("ErrImagePull");
+        assertThat(((ImageManager.Result.Failed) images.ensureImageExists(pod, container,
+                PodSandboxConfig.getDefaultInstance())).reason()).isEqualTo("ImagePullBackOff");
+        assertThat(((ImageManager.Result.Failed) images.ensureImageExists(other, other.getSpec().getContainers().get(0),
+                PodSandboxConfig.getDefaultInstance())).reason()).isEqualTo("ErrImagePull");
+    }
+
+    @Test
+    void pullDurationsAreShownAsGoPrintsThem() {
+        assertThat(ImageManager.goDuration(Duration.ofMillis(734))).isEqualTo("734ms");
+        assertThat(ImageManager.goDuration(Duration.ofMillis(1207))).isEqualTo("1.207s");
+        assertThat(ImageManager.goDuration(Duration.ofMillis(62_500))).isEqualTo("1m2.5s");
+        assertThat(ImageManager.goDuration(Duration.ofHours(1))).isEqualTo("1h0m0s");
+        assertThat(ImageManager.goDuration(Duration.ZERO)).isEqualTo("0s");
+    }
+
+    @Test
+    void containerEventsNameTheContainerByItsFieldPath() {
+        runtime.addPullableImage("busybox:1.36");
+        Pod pod = new PodBuilder(pod("web", "Always", container("c1", "sleep", "100")))
+                .editSpec().addNewInitContainer().withName("init").withImage("busybox:1.36").withCommand("true")
+                .endInitContainer().endSpec().build();
+        KubeRuntimeManager manager = manager();
+
+        sync(manager, pod);
+
+        assertThat(events.fieldPathEvents()).startsWith(
+                "spec.initContainers{init} Normal Pulling Pulling image \"busybox:1.36\"",
+                "spec.initContainers{init} Normal Pulled Successfully pulled image \"busybox:1.36\" in 0s "
+                        + "(0s including waiting). Image size: 1024 bytes.",
+                "spec.initContainers{init} Normal Created Created container init",
+                "spec.initContainers{init} Normal Started Started container init");
     }
 
     @Test
@@ -105,8 +171,10 @@ class KubeRuntimeManagerTest {
                 "failed to create containerd task: exec: \"nosuch\": executable file not found in $PATH"));
 
         ContainerWaiting first = sync(manager, pod).waiting().get("c1");
-        assertThat(first.reason()).isEqualTo("RunContainerError");
-        assertThat(first.message()).contains("executable file not found");
+        // The gRPC status's description, as upstream shows it.
+        assertThat(first).isEqualTo(new ContainerWaiting("RunContainerError",
+                "failed to create containerd task: exec: \"nosuch\": executable file not found in $PATH"));
+        assertThat(events.fieldPathEvents()).contains("spec.containers{c1} Warning Failed Error: " + first.message());
 
         // containerd reports the container that could not start as exited (128); as upstream, the first restart
         // is immediate and the next one waits 10 s.
@@ -119,6 +187,8 @@ class KubeRuntimeManagerTest {
         assertThat(backedOff.waiting().get("c1")).isEqualTo(new ContainerWaiting("CrashLoopBackOff",
                 "back-off 10s restarting failed container=c1 pod=web_default(uid-web)"));
         assertThat(backedOff.requeueAt()).contains(TestPods.T0.plusSeconds(10));
+        assertThat(events.fieldPathEvents()).endsWith("spec.containers{c1} Warning BackOff "
+                + "Back-off restarting failed container c1 in pod web_default(uid-web)");
 
         clock.advance(Duration.ofSeconds(10));
         assertThat(sync(manager, pod).started()).containsExactly("c1");

@@ -87,4 +87,18 @@ class NodeConditionsTest {
                 .satisfies(owner -> assertThat(owner.getUid()).isEqualTo("uid-b"));
         assertThat(NodeLeases.newLease("node-b", "", T0).getMetadata().getOwnerReferences()).isEmpty();
     }
+
+    @Test
+    void aReadyConditionThatChangesIsANodeReadyOrNodeNotReadyEvent() {
+        List<NodeConditions.Desired> notReady = new ArrayList<>(NodeConditions.HEALTHY);
+        notReady.set(3, new NodeConditions.Desired("Ready", "False", "KubeletNotReady", "container runtime is down"));
+        List<NodeCondition> ready = NodeConditions.build(NodeConditions.HEALTHY, List.of(), T0);
+
+        assertThat(NodeConditions.readyTransition(NodeConditions.HEALTHY, List.of())).contains("NodeReady");
+        assertThat(NodeConditions.readyTransition(NodeConditions.HEALTHY, ready)).isEmpty();
+        assertThat(NodeConditions.readyTransition(notReady, ready)).contains("NodeNotReady");
+        List<NodeCondition> down = NodeConditions.build(notReady, ready, T0.plusSeconds(1));
+        assertThat(NodeConditions.readyTransition(notReady, down)).isEmpty();
+        assertThat(NodeConditions.readyTransition(NodeConditions.HEALTHY, down)).contains("NodeReady");
+    }
 }
