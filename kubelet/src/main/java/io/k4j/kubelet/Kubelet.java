@@ -399,13 +399,16 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 requeue(uid, clock.instant().plus(RETRY));
             }
         }
+        // As upstream's SyncPod: the status of what runs now is written before volumes, sandbox, images and containers
+        // are prepared, so a new pod shows Pending and ContainerCreating (with hostIP and startTime) while that work
+        // takes its time; an unchanged status is not written again.
+        writeStatus(pod, status);
         PodVolumes podVolumes;
         try {
             podVolumes = volumes.mount(pod);
         }
         catch (VolumeMountException e) {
             events.event(pod, EventRecorder.WARNING, e.reason(), e.getMessage());
-            writeStatus(pod, status);
             requeue(uid, clock.instant().plus(RETRY));
             return;
         }
