@@ -153,7 +153,9 @@ class ServiceNetworkAcceptanceIT {
         String nodeIp = kubectl.run("get", "nodes", "-o",
                 "jsonpath={.items[0].status.addresses[?(@.type=='InternalIP')].address}").assertSuccess().stdout();
         URI uri = URI.create("http://" + nodeIp + ":" + nodePort + "/");
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(httpGet(uri)).contains("Welcome to nginx!"));
+        // Until kube-proxy has programmed the new port, the node refuses the connection: retry through that too.
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(IOException.class)
+                .untilAsserted(() -> assertThat(httpGet(uri)).contains("Welcome to nginx!"));
 
         kubectl.run("patch", "service", "web-nodeport", "-p", "{\"spec\":{\"externalTrafficPolicy\":\"Local\"}}").assertSuccess();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(iptablesSave("nat"))
