@@ -58,30 +58,8 @@ import java.util.stream.Stream;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealNodeAcceptanceIT {
-    /** Seed 01's pod.yaml, without its comments. */
-    private static final String SEED_POD = """
-            apiVersion: v1
-            kind: Pod
-            metadata:
-              name: name
-              namespace: default
-              labels:
-                app: pod_label
-              annotations:
-                version: v0.0.1
-            spec:
-              containers:
-              - name: c1
-                image: nginx
-                ports:
-                - containerPort: 80
-              - name: c2
-                image: busybox
-                command:
-                  - "bin/sh"
-                  - "-c"
-                  - "sleep 100"
-            """;
+    /** Seed 01's pod.yaml, without its comments: the same pod the kubectl acceptance creates on simulated nodes. */
+    private static final String SEED_POD = KubectlAcceptance.SEED_POD;
 
     /** A liveness probe that can never pass: the kubelet must kill and restart the container again and again. */
     private static final String LIVENESS_POD = """
