@@ -42,11 +42,12 @@ class CriConnectionTest {
     private volatile String lastVersionAsked;
     private EventLoopGroup serverGroup;
     private Server server;
+    private Path socket;
     private CriConnection connection;
 
     @BeforeEach
     void startServer() throws Exception {
-        Path socket = directory.resolve("cri.sock");
+        socket = directory.resolve("cri.sock");
         serverGroup = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         server = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
                 .channelType(EpollServerDomainSocketChannel.class)
@@ -56,8 +57,9 @@ class CriConnectionTest {
                 .addService(new TestImages())
                 .build()
                 .start();
-        connection = CriConnection.open("unix://" + socket, new CriTimeouts(Duration.ofMillis(500),
-                Duration.ofSeconds(5)));
+        // A deadline generous enough for a first call on a busy machine; everyCallHasADeadline uses a short one.
+        connection = CriConnection.open("unix://" + socket, new CriTimeouts(Duration.ofSeconds(30),
+                Duration.ofSeconds(30)));
     }
 
     @AfterEach
@@ -91,10 +93,13 @@ class CriConnectionTest {
     @Test
     void everyCallHasADeadline() {
         // StopContainer with a 0 s grace period gets only the request deadline (500 ms); the server never answers.
-        assertThatThrownBy(() -> connection.runtimeService().stopContainer("abc", 0))
-                .isInstanceOfSatisfying(CriException.class,
-                        error -> assertThat(error.code()).isEqualTo(CriException.Code.DEADLINE_EXCEEDED))
-                .hasMessageStartingWith("rpc error: code = DeadlineExceeded desc = ");
+        try (CriConnection shortDeadline = CriConnection.open("unix://" + socket, new CriTimeouts(Duration.ofMillis(500),
+                Duration.ofSeconds(5)))) {
+            assertThatThrownBy(() -> shortDeadline.runtimeService().stopContainer("abc", 0))
+                    .isInstanceOfSatisfying(CriException.class,
+                            error -> assertThat(error.code()).isEqualTo(CriException.Code.DEADLINE_EXCEEDED))
+                    .hasMessageStartingWith("rpc error: code = DeadlineExceeded desc = ");
+        }
     }
 
     @Test
