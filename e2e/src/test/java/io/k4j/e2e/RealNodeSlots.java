@@ -48,6 +48,23 @@ final class RealNodeSlots {
             return List.of("--kubelet-port", Integer.toString(kubeletPort), "--cni-bridge", cniBridge);
         }
 
+        /**
+         * Deletes the slot's bridge whatever is still attached: holding the slot, nothing of ours uses it, and pods a
+         * crashed or killed earlier run left on it keep IPs the new node's fresh IPAM hands out again (two hosts with one
+         * address on one bridge make the new pod unreachable). Their sandboxes lose their link, not their addresses.
+         */
+        Slot withFreshBridge() {
+            try {
+                new ProcessBuilder("ip", "link", "delete", cniBridge).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return this;
+        }
+
         /** Deletes the slot's bridge when no pod is attached to it any more. */
         void removeIdleBridge() {
             try {
@@ -84,7 +101,7 @@ final class RealNodeSlots {
                 FileLock lock = channel.tryLock();
                 if (lock != null) {
                     channels.forEach(RealNodeSlots::closeQuietly);
-                    return Slot.of(slot, lock);
+                    return Slot.of(slot, lock).withFreshBridge();
                 }
                 channels.add(channel);
             }
@@ -93,7 +110,7 @@ final class RealNodeSlots {
             FileChannel channel = channels.remove(slot);
             channels.forEach(RealNodeSlots::closeQuietly);
             try {
-                return Slot.of(slot, waitForLock(channel, "real-node slot " + slot));
+                return Slot.of(slot, waitForLock(channel, "real-node slot " + slot)).withFreshBridge();
             } catch (RuntimeException e) {
                 channel.close();
                 throw e;
