@@ -229,7 +229,8 @@ public final class K4jServer implements AutoCloseable {
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     if (!process.isAlive()) {
-                        throw new IllegalStateException("k4j server exited with " + process.exitValue() + "; see " + dataDirectory.resolve("server.log"));
+                        throw new IllegalStateException("k4j server exited with " + process.exitValue() + "; the end of "
+                                + dataDirectory.resolve("server.log") + " (a temporary directory may be gone after the test):\n" + logTail(40));
                     }
                     return Files.exists(kubeconfig()) && kubectl().run("get", "--raw", "/readyz").exitCode() == 0;
                 });
@@ -277,6 +278,16 @@ public final class K4jServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /** The last lines of the server's log, for a failure message that outlives the data directory. */
+    private String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(dataDirectory.resolve("server.log"));
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(server.log unreadable: " + e.getMessage() + ")";
         }
     }
 
