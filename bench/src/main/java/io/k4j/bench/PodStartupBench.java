@@ -1,5 +1,7 @@
 package io.k4j.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import static io.k4j.bench.Commands.log;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -62,13 +65,10 @@ final class PodStartupBench {
         try {
             return new PodStartupBench(server).measure(pods, singleRuns);
         } finally {
-            String bridge = server.cniBridge();
-            server.close();
             // The server's log outlives the node's data directory, for a look at where the time went.
             Path log = directory.resolve("pod-startup-server.log");
-            Commands.attempt(List.of("cp", data.resolve("server.log").toString(), log.toString()), null);
+            server.closeAndRemoveNode(log);
             log("pod-startup: the server's log is in " + log);
-            cleanUp(data, bridge);
         }
     }
 
@@ -314,38 +314,8 @@ final class PodStartupBench {
         return new Rss(Commands.residentSetBytes(server.pid()), containerd, shims, shimCount);
     }
 
-    /** Stops what the node left running (containerd, registry, shims of this data directory) and an idle bridge. */
-    private static void cleanUp(Path data, String bridge) throws Exception {
-        String directory = data.toString();
-        List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
-                .filter(process -> process.info().commandLine().orElse("").contains(directory))
-                .toList();
-        leftovers.forEach(ProcessHandle::destroy);
-        for (ProcessHandle process : leftovers) {
-            try {
-                process.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                process.destroyForcibly();
-            }
-        }
-        Commands.attempt(List.of("rm", "-rf", directory), null);
-        Commands.Outcome attached = Commands.attempt(List.of("ip", "-o", "link", "show", "master", bridge), null);
-        if (attached.exitCode() == 0 && attached.output().isBlank()) {
-            Commands.attempt(List.of("ip", "link", "delete", bridge), null);
-        }
-    }
-
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitCondition(String what, Duration timeout, Check check) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out after " + timeout + " waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+    /** Awaits a condition, polling every 50 ms (short: the pod-startup run measures latencies of a second or less). */
+    private static void awaitCondition(String what, Duration timeout, Callable<Boolean> check) {
+        await(what).atMost(timeout).pollInterval(Duration.ofMillis(50)).until(check);
     }
 }

@@ -303,19 +303,78 @@ public final class K4jServer implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (process != null && process.isAlive()) {
-                process.destroy();
-                waitForExit();
+            stopProcess();
+        } finally {
+            releaseMachineLocks();
+        }
+    }
+
+    /**
+     * Closes a server with a real node and removes what the node leaves on the machine while this server still holds
+     * its slot: processes it started in sessions of their own (registry, containerd, shims) that outlive a server that
+     * did not stop cleanly, the kubelet's mounts, the data directory and the slot's bridge when no pod is left on it.
+     * The server's log is kept as {@code keepLogAs} for a failure's post-mortem.
+     */
+    public void closeAndRemoveNode(Path keepLogAs) throws IOException, InterruptedException {
+        try {
+            stopProcess();
+            stopLeftoverProcesses();
+            Path log = dataDirectory.resolve("server.log");
+            if (Files.exists(log)) {
+                Files.createDirectories(keepLogAs.toAbsolutePath().getParent());
+                Files.copy(log, keepLogAs, StandardCopyOption.REPLACE_EXISTING);
+            }
+            unmountUnder(dataDirectory);
+            new ProcessBuilder("rm", "-rf", dataDirectory.toString()).start().waitFor();
+            realNodeSlot.ifPresent(RealNodeSlots.Slot::removeIdleBridge);
+        } finally {
+            releaseMachineLocks();
+        }
+    }
+
+    /** Stops what still runs from this data directory, and waits (forcing after 30 s) until it has gone. */
+    private void stopLeftoverProcesses() throws InterruptedException {
+        String directory = dataDirectory.toString();
+        List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
+                .filter(other -> other.info().commandLine().orElse("").contains(directory))
+                .toList();
+        leftovers.forEach(ProcessHandle::destroy);
+        for (ProcessHandle leftover : leftovers) {
+            try {
+                leftover.onExit().get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                leftover.destroyForcibly();
+            }
+        }
+    }
+
+    /** Unmounts what the kubelet mounted under {@code directory} (secret tmpfs, …) so that it can be removed. */
+    private static void unmountUnder(Path directory) throws IOException, InterruptedException {
+        List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts")).stream()
+                .map(line -> line.split(" ")[1])
+                .filter(mountPoint -> mountPoint.startsWith(directory + "/"))
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .toList();
+        for (String mountPoint : mounts) {
+            new ProcessBuilder("umount", "-l", mountPoint).start().waitFor();
+        }
+    }
+
+    private void stopProcess() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            waitForExit();
+        }
+    }
+
+    private void releaseMachineLocks() {
+        try {
+            if (hostKubeProxyLock.isPresent()) {
+                removeHostKubeChains();
             }
         } finally {
-            try {
-                if (hostKubeProxyLock.isPresent()) {
-                    removeHostKubeChains();
-                }
-            } finally {
-                hostKubeProxyLock.ifPresent(K4jServer::release);
-                realNodeSlot.ifPresent(RealNodeSlots.Slot::close);
-            }
+            hostKubeProxyLock.ifPresent(K4jServer::release);
+            realNodeSlot.ifPresent(RealNodeSlots.Slot::close);
         }
     }
 

@@ -76,23 +76,7 @@ class KubeletHousekeepingIT {
     static void stop() throws Exception {
         if (server != null) {
             stopEveryPod();
-            server.close();
-            String directory = server.dataDirectory().toString();
-            Path log = server.dataDirectory().resolve("server.log");
-            if (Files.exists(log)) {
-                Files.createDirectories(Path.of("target"));
-                Files.copy(log, Path.of("target", "KubeletHousekeepingIT-server.log"),
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-            ProcessHandle.allProcesses()
-                    .filter(process -> process.info().commandLine().orElse("").contains(directory))
-                    .forEach(ProcessHandle::destroy);
-            new ProcessBuilder("rm", "-rf", directory).start().waitFor();
-            Process attached = new ProcessBuilder("ip", "-o", "link", "show", "master", server.cniBridge()).start();
-            String ports = new String(attached.getInputStream().readAllBytes()).trim();
-            if (attached.waitFor() == 0 && ports.isEmpty()) {
-                new ProcessBuilder("ip", "link", "delete", server.cniBridge()).start().waitFor();
-            }
+            server.closeAndRemoveNode(Path.of("target", "KubeletHousekeepingIT-server.log"));
         }
     }
 

@@ -9,7 +9,6 @@ import io.k4j.kubelet.cri.CriTimeouts;
 import io.k4j.kubelet.cri.v1.Container;
 import io.k4j.kubelet.cri.v1.ContainerFilter;
 import io.k4j.kubelet.cri.v1.ContainerState;
-import io.k4j.kubelet.cri.v1.PodSandbox;
 import io.k4j.kubelet.cri.v1.PodSandboxFilter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +30,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -195,22 +193,10 @@ class RealNodeAcceptanceIT {
             // tears down their network namespaces and veths and returns their IPs.
             kubectl.run("delete", "deployment", "web", "--ignore-not-found");
             kubectl.run("delete", "pods", "--all", "--grace-period=1", "--wait=true", "--timeout=50s");
-            server.close();
         } finally {
             // A killed and restarted server leaves what it started in sessions of their own (registry, containerd, the
-            // containers' shims) to its next start; stop whatever of this test's data directory is still running.
-            String directory = server.dataDirectory().toString();
-            ProcessHandle.allProcesses()
-                    .filter(process -> process.info().commandLine().orElse("").contains(directory))
-                    .forEach(ProcessHandle::destroy);
-            // The server's log outlives the data directory, for whoever has to find out why a check failed.
-            Path log = server.dataDirectory().resolve("server.log");
-            if (Files.exists(log) && Files.isDirectory(Path.of("target"))) {
-                Files.copy(log, Path.of("target", "RealNodeAcceptanceIT-server.log"), StandardCopyOption.REPLACE_EXISTING);
-            }
-            unmountUnder(server.dataDirectory());
-            new ProcessBuilder("rm", "-rf", directory).start().waitFor();
-            removeIdleBridge();
+            // containers' shims) to its next start: this stops them too.
+            server.closeAndRemoveNode(Path.of("target", "RealNodeAcceptanceIT-server.log"));
         }
     }
 
@@ -508,27 +494,6 @@ class RealNodeAcceptanceIT {
     private static int freeLoopbackPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        }
-    }
-
-    /** Unmounts what the kubelet mounted under the data directory (secret tmpfs, …) so that it can be removed. */
-    private static void unmountUnder(Path directory) throws IOException, InterruptedException {
-        List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts")).stream()
-                .map(line -> line.split(" ")[1])
-                .filter(mountPoint -> mountPoint.startsWith(directory.toString() + "/"))
-                .sorted((left, right) -> right.length() - left.length())
-                .toList();
-        for (String mountPoint : mounts) {
-            new ProcessBuilder("umount", "-l", mountPoint).start().waitFor();
-        }
-    }
-
-    /** Deletes the node's bridge unless pods (of another test run on this machine) are still attached to it. */
-    private static void removeIdleBridge() throws Exception {
-        Process attached = new ProcessBuilder("ip", "-o", "link", "show", "master", server.cniBridge()).start();
-        String ports = new String(attached.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (attached.waitFor() == 0 && ports.isEmpty()) {
-            new ProcessBuilder("ip", "link", "delete", server.cniBridge()).start().waitFor();
         }
     }
 }

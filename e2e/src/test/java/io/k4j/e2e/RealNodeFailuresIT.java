@@ -48,24 +48,7 @@ class RealNodeFailuresIT {
             kubectl.run("delete", "pods", "--all", "--grace-period=1", "--wait=true", "--timeout=90s");
         }
         finally {
-            server.close();
-            // What the server started in sessions of their own (registry, containerd) outlives a server that did not
-            // stop cleanly: stop whatever of this test's data directory still runs.
-            String directory = server.dataDirectory().toString();
-            // Keep the server's log beside the test reports for a failure's post-mortem.
-            Path log = server.dataDirectory().resolve("server.log");
-            if (Files.exists(log)) {
-                Files.copy(log, Path.of("target", "RealNodeFailuresIT-server.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-            ProcessHandle.allProcesses()
-                    .filter(process -> process.info().commandLine().orElse("").contains(directory))
-                    .forEach(ProcessHandle::destroy);
-            new ProcessBuilder("rm", "-rf", directory).start().waitFor();
-            Process attached = new ProcessBuilder("ip", "-o", "link", "show", "master", server.cniBridge()).start();
-            String ports = new String(attached.getInputStream().readAllBytes()).trim();
-            if (attached.waitFor() == 0 && ports.isEmpty()) {
-                new ProcessBuilder("ip", "link", "delete", server.cniBridge()).start().waitFor();
-            }
+            server.closeAndRemoveNode(Path.of("target", "RealNodeFailuresIT-server.log"));
         }
     }
 

@@ -88,13 +88,7 @@ class ServiceNetworkAcceptanceIT {
             kubectl.run("delete", "pod", "--all", "--wait=true", "--timeout=60s");
         } finally {
             // Also removes every KUBE-* chain from the host's tables (failing if it cannot).
-            server.close();
-            String directory = server.dataDirectory().toString();
-            ProcessHandle.allProcesses()
-                    .filter(process -> process.info().commandLine().orElse("").contains(directory))
-                    .forEach(ProcessHandle::destroy);
-            new ProcessBuilder("rm", "-rf", directory).start().waitFor();
-            removeIdleBridge();
+            server.closeAndRemoveNode(Path.of("target", "ServiceNetworkAcceptanceIT-server.log"));
         }
     }
 
@@ -259,15 +253,6 @@ class ServiceNetworkAcceptanceIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** Deletes the node's bridge unless pods (of another test run on this machine) are still attached to it. */
-    private static void removeIdleBridge() throws Exception {
-        Process attached = new ProcessBuilder("ip", "-o", "link", "show", "master", server.cniBridge()).start();
-        String ports = new String(attached.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (attached.waitFor() == 0 && ports.isEmpty()) {
-            new ProcessBuilder("ip", "link", "delete", server.cniBridge()).start().waitFor();
         }
     }
 }
