@@ -166,6 +166,13 @@ public final class K4jServer implements AutoCloseable {
         }
     }
 
+    /** Waits (up to 5 minutes: the node's first start builds and pushes its images) until a node reports Ready. */
+    public void awaitNodeReady() {
+        Kubectl kubectl = kubectl();
+        await("node Ready").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get",
+                "nodes", "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+    }
+
     public Kubectl kubectl() {
         return new Kubectl(kubeconfig());
     }

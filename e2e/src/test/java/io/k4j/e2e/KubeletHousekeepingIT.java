@@ -67,8 +67,7 @@ class KubeletHousekeepingIT {
         server = K4jServer.startWithNode(Path.of("/tmp").resolve("k4j-housekeeping-" + ProcessHandle.current().pid()),
                 "--eviction-hard", "memory.available<1000Gi");
         kubectl = new Kubectl(server.kubeconfig());
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
-                "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+        server.awaitNodeReady();
         node = kubectl.run("get", "nodes", "-o", "jsonpath={.items[0].metadata.name}").assertSuccess().stdout();
     }
 

@@ -166,8 +166,7 @@ class RealNodeAcceptanceIT {
         workDirectory = Files.createDirectories(server.dataDirectory().resolve("acceptance"));
         System.out.println("server ready after " + server.readyAfter().toMillis() + " ms");
         Instant ready = Instant.now();
-        await("node Ready").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
-                "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+        server.awaitNodeReady();
         System.out.println("node Ready " + Duration.between(ready, Instant.now()).toMillis() + " ms after the apiserver");
 
         // As the seed does it: a file and `kubectl create -f`.

@@ -34,8 +34,7 @@ class RealNodeFailuresIT {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
         server = K4jServer.startWithNode(Path.of("/tmp").resolve("k4j-failures-" + ProcessHandle.current().pid()));
         kubectl = new Kubectl(server.kubeconfig());
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
-                "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+        server.awaitNodeReady();
         node = kubectl.run("get", "nodes", "-o", "jsonpath={.items[0].metadata.name}").assertSuccess().stdout();
     }
 
@@ -114,12 +113,7 @@ class RealNodeFailuresIT {
                     image: %s
                 """.formatted(image));
 
-        try (Watch reasons = Watch.of("pod", "unknown-image", "{.status.containerStatuses[0].state.waiting.reason}")) {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> reasons.lines().contains("ImagePullBackOff"));
-            assertThat(reasons.lines().stream().filter(reason -> !reason.isEmpty()).distinct())
-                    .containsSubsequence("ErrImagePull", "ImagePullBackOff");
-        }
+        awaitWaitingReasons("unknown-image", "ErrImagePull", "ImagePullBackOff");
         assertThat(kubectl.run("get", "pod", "unknown-image").assertSuccess().stdout())
                 .containsPattern("unknown-image +0/1 +(ImagePullBackOff|ErrImagePull) +0");
         // ImagePullBackOff repeats the pull's error; ErrImagePull (after each back-off) is the error itself.
@@ -149,12 +143,7 @@ class RealNodeFailuresIT {
                     command: ["/no/such/command"]
                 """);
 
-        try (Watch reasons = Watch.of("pod", "no-command", "{.status.containerStatuses[0].state.waiting.reason}")) {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> reasons.lines().contains("CrashLoopBackOff"));
-            assertThat(reasons.lines().stream().filter(reason -> !reason.isEmpty()).distinct())
-                    .containsSubsequence("RunContainerError", "CrashLoopBackOff");
-        }
+        awaitWaitingReasons("no-command", "RunContainerError", "CrashLoopBackOff");
         assertThat(kubectl.run("get", "pod", "no-command").assertSuccess().stdout())
                 .containsPattern("no-command +0/1 +(CrashLoopBackOff|RunContainerError) +[1-9]");
         assertThat(waitingMessage("no-command")).startsWith("back-off 10s restarting failed container=c1 pod=no-command_default(");
@@ -167,6 +156,16 @@ class RealNodeFailuresIT {
                 && event.contains("no such file or directory"));
         assertThat(events("no-command")).anyMatch(event -> event.startsWith(
                 "spec.containers{c1}|Warning|BackOff|Back-off restarting failed container c1 in pod no-command_default("));
+    }
+
+    /** Watches the pod's first container until it waits for {@code then}, having waited for {@code first} before. */
+    private static void awaitWaitingReasons(String pod, String first, String then) throws Exception {
+        try (Watch reasons = Watch.of("pod", pod, "{.status.containerStatuses[0].state.waiting.reason}")) {
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> reasons.lines().contains(then));
+            assertThat(reasons.lines().stream().filter(reason -> !reason.isEmpty()).distinct())
+                    .containsSubsequence(first, then);
+        }
     }
 
     @Test

@@ -73,8 +73,7 @@ class ServiceNetworkAcceptanceIT {
                 "iptables is not installed");
         server = K4jServer.startWithNodeAndHostKubeProxy(Path.of("/tmp").resolve("k4j-svcnet-" + ProcessHandle.current().pid()));
         kubectl = server.kubectl();
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).until(() -> kubectl.run("get", "nodes",
-                "-o", "jsonpath={.items[*].status.conditions[?(@.type=='Ready')].status}").stdout().contains("True"));
+        server.awaitNodeReady();
     }
 
     @AfterAll
