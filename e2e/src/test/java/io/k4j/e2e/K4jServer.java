@@ -75,7 +75,7 @@ public final class K4jServer implements AutoCloseable {
         try {
             removeHostKubeChains();
         } catch (RuntimeException e) {
-            release(hostLock);
+            RealNodeSlots.release(hostLock);
             throw e;
         }
         return startWithNode(dataDirectory, Optional.of(hostLock), extraArguments);
@@ -86,7 +86,7 @@ public final class K4jServer implements AutoCloseable {
         try {
             slot = RealNodeSlots.take();
         } catch (RuntimeException e) {
-            hostKubeProxyLock.ifPresent(K4jServer::release);
+            hostKubeProxyLock.ifPresent(RealNodeSlots::release);
             throw e;
         }
         List<String> arguments = new ArrayList<>(slot.nodeArguments());
@@ -110,14 +110,6 @@ public final class K4jServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while removing the host's KUBE-* chains", e);
-        }
-    }
-
-    private static void release(FileLock lock) {
-        try {
-            lock.channel().close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -380,7 +372,7 @@ public final class K4jServer implements AutoCloseable {
                 removeHostKubeChains();
             }
         } finally {
-            hostKubeProxyLock.ifPresent(K4jServer::release);
+            hostKubeProxyLock.ifPresent(RealNodeSlots::release);
             realNodeSlot.ifPresent(RealNodeSlots.Slot::close);
         }
     }

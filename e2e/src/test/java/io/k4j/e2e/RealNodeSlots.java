@@ -82,11 +82,7 @@ final class RealNodeSlots {
 
         @Override
         public void close() {
-            try {
-                lock.channel().close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            release(lock);
         }
     }
 
@@ -115,6 +111,15 @@ final class RealNodeSlots {
                 channel.close();
                 throw e;
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Lets a machine-wide lock go. */
+    static void release(FileLock lock) {
+        try {
+            lock.channel().close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
