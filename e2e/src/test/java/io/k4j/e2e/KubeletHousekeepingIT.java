@@ -107,8 +107,18 @@ class KubeletHousekeepingIT {
         assertThat(kubectl.run("get", "pod", "-n", "kube-system", mirror, "-o",
                 "jsonpath={.status.containerStatuses[0].restartCount}").assertSuccess().stdout()).isEqualTo("0");
 
-        // Not checked here: a changed manifest. In the full suite its new version's mirror pod was deleted and created
-        // again on every sync (docs/real-node.md, known gaps), so `kubectl logs` never reached the new container.
+        // A changed manifest is a new pod: the old one stops, the new one runs under a new mirror pod, which stays.
+        Files.writeString(manifest, STATIC_POD.formatted("v2"));
+        String[] second = new String[1];
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            second[0] = kubectl.run("get", "pod", "-n", "kube-system", mirror, "-o", "jsonpath={.metadata.uid} "
+                    + "{.metadata.annotations.kubernetes\\.io/config\\.hash} {.status.phase}").stdout();
+            return second[0].endsWith(" Running") && !second[0].contains(" " + hash + " ");
+        });
+        awaitLogs(mirror, "v2\n");
+        assertThat(runningContainersOf(mirror)).isEqualTo(1);
+        assertThat(kubectl.run("get", "pod", "-n", "kube-system", mirror, "-o", "jsonpath={.metadata.uid}")
+                .assertSuccess().stdout()).isEqualTo(second[0].split(" ")[0]);
 
         // A removed manifest stops the pod and deletes its mirror pod.
         Files.delete(manifest);

@@ -159,7 +159,8 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
 
                     @Override
                     public void onUpdate(Pod oldPod, Pod newPod) {
-                        if (PodChanges.needsSync(oldPod, newPod)) {
+                        // A mirror pod is never one of this kubelet's pods to run, not even after a status-only update.
+                        if (StaticPods.isMirrorPod(newPod) || PodChanges.needsSync(oldPod, newPod)) {
                             podChanged(newPod);
                         }
                         else {
@@ -485,8 +486,13 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         String uid = pod.getMetadata().getUid();
         probes.removePod(uid);
         PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        Eviction eviction = evicted.get(uid);
+        if (eviction != null) {
+            // Written by this pod's worker, as every status of it is: a sync that was under way when the eviction
+            // came cannot write its Running status over this one.
+            writeEvictedStatus(pod, eviction, status);
+        }
         if (!status.isStopped()) {
-            Eviction eviction = evicted.get(uid);
             runtime.killPod(pod, status, eviction != null ? eviction.gracePeriod() : KubeRuntimeManager.gracePeriod(pod));
             if (eviction != null) {
                 writeEvictedStatus(pod, eviction, runtime.podStatus(uid, pod.getMetadata().getName(),
@@ -611,36 +617,21 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     }
 
     /**
-     * Evicts a pod as upstream's eviction manager: an {@code Evicted} event, the pod's status Failed with reason
-     * {@code Evicted}, the message and a DisruptionTarget condition, then its containers killed within
-     * {@code gracePeriod}.
+     * Evicts a pod as upstream's eviction manager: an {@code Evicted} event now; then the pod's worker writes its
+     * status Failed with reason {@code Evicted}, the message and a DisruptionTarget condition, and kills its
+     * containers within {@code gracePeriod}.
      */
     public void evictPod(Pod pod, String message, Duration gracePeriod) {
         String uid = pod.getMetadata().getUid();
         events.event(statusTarget(pod).orElse(pod), EventRecorder.WARNING, "Evicted", message);
-        String now = Timestamps.format(clock.instant());
-        PodStatus current = statusTarget(pod).map(Pod::getStatus).orElse(pod.getStatus());
-        List<io.fabric8.kubernetes.api.model.PodCondition> conditions = new ArrayList<>();
-        if (current != null && current.getConditions() != null) {
-            current.getConditions().stream().filter(condition -> !"DisruptionTarget".equals(condition.getType()))
-                    .forEach(conditions::add);
-        }
         io.fabric8.kubernetes.api.model.PodCondition disruption = new io.fabric8.kubernetes.api.model.PodConditionBuilder()
                 .withType("DisruptionTarget")
                 .withStatus("True")
                 .withReason("TerminationByKubelet")
                 .withMessage(message)
-                .withLastTransitionTime(now)
+                .withLastTransitionTime(Timestamps.format(clock.instant()))
                 .build();
-        conditions.add(disruption);
         evicted.put(uid, new Eviction(gracePeriod, message, disruption));
-        PodStatus status = new PodStatusBuilder(current == null ? new PodStatus() : current)
-                .withPhase("Failed")
-                .withReason("Evicted")
-                .withMessage(message)
-                .withConditions(conditions)
-                .build();
-        statusTarget(pod).ifPresent(target -> statuses.setPodStatus(target, status));
         workers.update(uid);
     }
 
