@@ -143,6 +143,7 @@ class KubeletStreamingContainerdTest {
                 TlsContexts.serverContext(pki.kubeletServingCertificate(NODE, List.of("localhost"), List.of(InetAddress.getLoopbackAddress())),
                         List.of(pki.caCertificate())),
                 Duration.ofMillis(200));
+        pki.awaitBackgroundWork();
         server = KubeletServer.start(config, new OnePodLocator(), new CriStreamingRuntime(runtime), new MastersOnly(), InstantSource.system());
         kubelets = new KubeletClient(resource -> Optional.empty(),
                 () -> TlsContexts.clientContext(List.of(pki.caCertificate()), Optional.of(pki.apiServerKubeletClient())), Duration.ofSeconds(30));

@@ -60,6 +60,7 @@ class NodeJoinClientTest {
     static void stop() throws Exception {
         server.close();
         storage.close();
+        pki.awaitBackgroundWork();
     }
 
     @Test

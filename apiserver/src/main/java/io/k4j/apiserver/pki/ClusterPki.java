@@ -79,6 +79,7 @@ public final class ClusterPki {
     private final FutureTask<CertificateAndKey> scheduler;
     private final FutureTask<CertificateAndKey> kubeProxy;
     private final FutureTask<CertificateAndKey> nodeClient;
+    private volatile boolean preparing;
 
     private ClusterPki(Path directory, PkiOptions options) {
         this.directory = directory;
@@ -122,11 +123,25 @@ public final class ClusterPki {
      * components starting later do not wait for key generation.
      */
     public void prepareAll() {
+        preparing = true;
         Thread.ofPlatform().daemon().name("pki-prepare").start(() -> {
             for (FutureTask<CertificateAndKey> task : List.of(controllerManager, scheduler, nodeClient, kubeProxy, apiServerKubeletClient)) {
                 task.run();
             }
         });
+    }
+
+    /**
+     * Waits until the identities made in the background (the admin's, and the components' once {@link #prepareAll}
+     * ran) are written: for a caller about to remove or copy the directory.
+     */
+    public void awaitBackgroundWork() {
+        obtain(admin);
+        for (FutureTask<CertificateAndKey> task : List.of(controllerManager, scheduler, nodeClient, kubeProxy, apiServerKubeletClient)) {
+            if (task.isDone() || preparing) {
+                obtain(task);
+            }
+        }
     }
 
     private static <T> T result(Future<T> task) {

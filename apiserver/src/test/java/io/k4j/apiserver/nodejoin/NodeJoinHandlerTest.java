@@ -68,6 +68,7 @@ class NodeJoinHandlerTest {
     static void stop() throws Exception {
         server.close();
         storage.close();
+        pki.awaitBackgroundWork();
     }
 
     private static HttpResponse<String> post(String path, String authorization, String body) throws Exception {

@@ -22,6 +22,7 @@ import java.security.cert.PKIXParameters;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -33,6 +34,7 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,13 +42,27 @@ class ClusterPkiTest {
     @TempDir
     Path directory;
 
+    private final List<ClusterPki> loaded = new ArrayList<>();
+
+    /** Loads or creates a PKI, whose background work {@link #awaitBackgroundWork} waits for before the directory goes. */
+    private ClusterPki load(Path path, PkiOptions options) {
+        ClusterPki pki = ClusterPki.loadOrCreate(path, options);
+        loaded.add(pki);
+        return pki;
+    }
+
+    @AfterEach
+    void awaitBackgroundWork() {
+        loaded.forEach(ClusterPki::awaitBackgroundWork);
+    }
+
     private PkiOptions options() throws Exception {
         return PkiOptions.of("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"));
     }
 
     @Test
     void createsIdentitiesWithUpstreamSubjects() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
 
         assertThat(ClusterPki.commonName(pki.admin().certificate())).isEqualTo("kubernetes-admin");
         assertThat(ClusterPki.organizations(pki.admin().certificate())).containsExactly("system:masters");
@@ -66,7 +82,7 @@ class ClusterPkiTest {
 
     @Test
     void chainsVerifyAgainstTheCa() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
         CertificateFactory factory = CertificateFactory.getInstance("X.509");
         for (CertificateAndKey leaf : List.of(pki.apiServer(), pki.admin(), pki.nodeClient())) {
             CertPath path = factory.generateCertPath(List.of(leaf.certificate()));
@@ -78,13 +94,13 @@ class ClusterPkiTest {
 
     @Test
     void writesKeysOwnerOnlyAndReusesEverythingOnRestart() throws Exception {
-        ClusterPki first = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki first = load(directory, options());
         first.nodeClient();
         for (String key : List.of("ca.key", "apiserver.key", "admin.key", "sa.key", "kubelet-node-1.key")) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory.resolve(key)))).isEqualTo("rw-------");
         }
 
-        ClusterPki second = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki second = load(directory, options());
 
         assertThat(second.caCertificate()).isEqualTo(first.caCertificate());
         assertThat(second.apiServer().certificate()).isEqualTo(first.apiServer().certificate());
@@ -96,28 +112,28 @@ class ClusterPkiTest {
 
     @Test
     void reissuesLeavesWhenTheAuthorityIsReplaced() throws Exception {
-        ClusterPki first = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki first = load(directory, options());
         first.scheduler();
         Files.delete(directory.resolve("ca.crt"));
         Files.delete(directory.resolve("ca.key"));
 
-        ClusterPki second = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki second = load(directory, options());
 
         assertThat(second.caCertificate()).isNotEqualTo(first.caCertificate());
         for (CertificateAndKey leaf : List.of(second.apiServer(), second.admin(), second.scheduler())) {
             leaf.certificate().verify(second.caCertificate().getPublicKey());
         }
-        assertThat(ClusterPki.loadOrCreate(directory, options()).admin().certificate()).isEqualTo(second.admin().certificate());
+        assertThat(load(directory, options()).admin().certificate()).isEqualTo(second.admin().certificate());
     }
 
     @Test
     void reissuesTheServingCertificateWhenANameIsAdded() throws Exception {
-        ClusterPki first = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki first = load(directory, options());
         PkiOptions withSan = new PkiOptions("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"), "cluster.local",
                 List.of("api.example.test"), List.of(InetAddress.getByName("192.0.2.10")), KeyAlgorithm.ECDSA_P256, KeyAlgorithm.ECDSA_P256,
                 java.time.InstantSource.system());
 
-        ClusterPki second = ClusterPki.loadOrCreate(directory, withSan);
+        ClusterPki second = load(directory, withSan);
 
         assertThat(second.caCertificate()).isEqualTo(first.caCertificate());
         assertThat(second.apiServer().certificate()).isNotEqualTo(first.apiServer().certificate());
@@ -131,18 +147,18 @@ class ClusterPkiTest {
     void rsaKeysWork() throws Exception {
         PkiOptions rsa = new PkiOptions("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"), "cluster.local",
                 List.of(), List.of(), KeyAlgorithm.RSA_2048, KeyAlgorithm.RSA_2048, java.time.InstantSource.system());
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, rsa);
+        ClusterPki pki = load(directory, rsa);
 
         assertThat(pki.caCertificate().getPublicKey().getAlgorithm()).isEqualTo("RSA");
         pki.admin().certificate().verify(pki.caCertificate().getPublicKey());
-        assertThat(ClusterPki.loadOrCreate(directory, rsa).admin().certificate()).isEqualTo(pki.admin().certificate());
+        assertThat(load(directory, rsa).admin().certificate()).isEqualTo(pki.admin().certificate());
     }
 
     @Test
     void clientKeysCanHaveAnotherAlgorithmThanTheAuthority() throws Exception {
         PkiOptions mixed = new PkiOptions("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"), "cluster.local",
                 List.of(), List.of(), KeyAlgorithm.ECDSA_P256, KeyAlgorithm.RSA_2048, java.time.InstantSource.system());
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, mixed);
+        ClusterPki pki = load(directory, mixed);
 
         assertThat(pki.caCertificate().getPublicKey().getAlgorithm()).isEqualTo("EC");
         assertThat(pki.apiServer().privateKey().getAlgorithm()).isEqualTo("EC");
@@ -151,14 +167,14 @@ class ClusterPkiTest {
         assertThat(pki.scheduler().privateKey().getAlgorithm()).isEqualTo("RSA");
         pki.scheduler().certificate().verify(pki.caCertificate().getPublicKey());
 
-        ClusterPki reloaded = ClusterPki.loadOrCreate(directory, mixed);
+        ClusterPki reloaded = load(directory, mixed);
         assertThat(reloaded.admin().privateKey()).isEqualTo(pki.admin().privateKey());
         assertThat(reloaded.scheduler().certificate()).isEqualTo(pki.scheduler().certificate());
     }
 
     @Test
     void componentIdentitiesAreMadeOnFirstUseAndKept() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
         assertThat(directory.resolve("kube-scheduler.crt")).doesNotExist();
 
         CertificateAndKey scheduler = pki.scheduler();
@@ -166,12 +182,12 @@ class ClusterPkiTest {
         assertThat(directory.resolve("kube-scheduler.crt")).exists();
         assertThat(pki.scheduler()).isSameAs(scheduler);
         assertThat(pki.nodeClientCertificate("node-1")).isSameAs(pki.nodeClient());
-        assertThat(ClusterPki.loadOrCreate(directory, options()).scheduler().certificate()).isEqualTo(scheduler.certificate());
+        assertThat(load(directory, options()).scheduler().certificate()).isEqualTo(scheduler.certificate());
     }
 
     @Test
     void prepareAllMakesEveryComponentIdentity() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
 
         pki.prepareAll();
 
@@ -183,7 +199,7 @@ class ClusterPkiTest {
 
     @Test
     void kubeletServingCertificatesNameTheNodeAndFollowItsAddresses() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
         InetAddress first = InetAddress.getByName("10.0.0.5");
 
         CertificateAndKey serving = pki.kubeletServingCertificate("node-1", List.of("node-1.example"), List.of(first));
@@ -204,7 +220,7 @@ class ClusterPkiTest {
 
     @Test
     void subjectsWithSeveralOrganizationsAndEscapedCharactersParse() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
 
         CertificateAndKey issued = pki.issueClientCertificate("jane, \"the admin\"+ü", List.of("group-a", "b=c", "system:masters"), Duration.ofHours(1));
 
@@ -223,7 +239,7 @@ class ClusterPkiTest {
 
     @Test
     void pemReadsWhatOpensslAndGoWrite() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
         String bundle = pki.caCertificatePem() + pki.apiServer().certificatePem();
         assertThat(Pem.decodeCertificates(bundle)).containsExactly(pki.caCertificate(), pki.apiServer().certificate());
         assertThat(Pem.decodePublicKey(pki.apiServer().certificatePem())).isEqualTo(pki.apiServer().certificate().getPublicKey());
@@ -264,7 +280,7 @@ class ClusterPkiTest {
 
     @Test
     void tlsHandshakeVerifiesHostNameAndClientCertificate() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
         SSLContext serverContext = TlsContexts.serverContext(pki.apiServer(), List.of(pki.caCertificate()));
         SSLContext clientContext = TlsContexts.clientContext(List.of(pki.caCertificate()), Optional.of(pki.admin()));
 
@@ -297,7 +313,7 @@ class ClusterPkiTest {
 
     @Test
     void tlsHandshakeRejectsANameNotInTheCertificate() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
         SSLContext serverContext = TlsContexts.serverContext(pki.apiServer(), List.of(pki.caCertificate()));
         SSLContext clientContext = TlsContexts.clientContext(List.of(pki.caCertificate()), Optional.empty());
 
@@ -323,7 +339,7 @@ class ClusterPkiTest {
 
     @Test
     void kubeconfigParsesBackToTheStandardLayout() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
         Path file = directory.resolve("admin.kubeconfig");
 
         Kubeconfig.write(file, "k4j", "https://127.0.0.1:6443", pki.caCertificatePem(), pki.admin().certificatePem(),
@@ -352,7 +368,7 @@ class ClusterPkiTest {
 
     @Test
     void issuesExtraClientCertificates() throws Exception {
-        ClusterPki pki = ClusterPki.loadOrCreate(directory, options());
+        ClusterPki pki = load(directory, options());
 
         CertificateAndKey bob = pki.issueClientCertificate("bob", List.of("dev", "ops"), Duration.ofHours(1));
         CertificateAndKey stored = pki.clientCertificate("bob", "bob", List.of("dev"));
