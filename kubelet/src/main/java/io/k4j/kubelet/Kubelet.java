@@ -403,7 +403,9 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         // As upstream's SyncPod: the status of what runs now is written before volumes, sandbox, images and containers
         // are prepared, so a new pod shows Pending and ContainerCreating (with hostIP and startTime) while that work
         // takes its time; an unchanged status is not written again.
+        long syncStart = System.nanoTime();
         writeStatus(pod, status);
+        long statusWritten = System.nanoTime();
         PodVolumes podVolumes;
         try {
             podVolumes = volumes.mount(pod);
@@ -415,7 +417,9 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         }
         probes.addPod(pod);
         Set<String> failedProbes = unhealthy.getOrDefault(uid, Set.of());
+        long volumesMounted = System.nanoTime();
         SyncOutcome outcome = runtime.syncPod(pod, status, podVolumes, Set.copyOf(failedProbes));
+        long runtimeSynced = System.nanoTime();
         failedProbes.forEach(id -> unhealthy.getOrDefault(uid, Set.of()).remove(id));
         Map<String, ContainerWaiting> reasons = waiting.computeIfAbsent(uid, key -> new ConcurrentHashMap<>());
         outcome.started().forEach(reasons::remove);
@@ -424,6 +428,12 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         runtimeCache.put(uid, after);
         fingerprints.put(uid, fingerprint(after));
         writeStatus(pod, after);
+        if (!outcome.started().isEmpty()) {
+            log.debug("Synced pod {}/{}, started {}: status {} ms, volumes {} ms, runtime {} ms, final status {} ms",
+                    pod.getMetadata().getNamespace(), pod.getMetadata().getName(), outcome.started(),
+                    (statusWritten - syncStart) / 1_000_000, (volumesMounted - statusWritten) / 1_000_000,
+                    (runtimeSynced - volumesMounted) / 1_000_000, (System.nanoTime() - runtimeSynced) / 1_000_000);
+        }
         outcome.requeueAt().ifPresent(at -> requeue(uid, at));
     }
 

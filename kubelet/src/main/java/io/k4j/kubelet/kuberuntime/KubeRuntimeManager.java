@@ -264,10 +264,14 @@ public final class KubeRuntimeManager {
         if (actions.createSandbox()) {
             sandboxConfig = sandboxConfigs.build(pod, actions.sandboxAttempt());
             try {
+                long start = System.nanoTime();
                 Files.createDirectories(Path.of(sandboxConfig.getLogDirectory()));
                 sandboxId = runtime.runPodSandbox(sandboxConfig, "");
+                long ran = System.nanoTime();
                 String ip = runtime.podSandboxStatus(sandboxId, false).getStatus().getNetwork().getIp();
                 podIps = ip.isEmpty() ? List.of() : List.of(ip);
+                log.debug("Created the sandbox of pod {}: RunPodSandbox {} ms, PodSandboxStatus {} ms", podDescription(pod),
+                        millisBetween(start, ran), millisBetween(ran, System.nanoTime()));
             }
             catch (CriException | IOException e) {
                 events.event(pod, EventRecorder.WARNING, "FailedCreatePodSandBox",
@@ -338,7 +342,9 @@ public final class KubeRuntimeManager {
             }
             restartBackoff.next(backoffKey, finishedAt);
         }
+        long start = System.nanoTime();
         ImageManager.Result image = images.ensureImageExists(pod, container, sandboxConfig);
+        long imageReady = System.nanoTime();
         String imageRef;
         switch (image) {
             case ImageManager.Result.Present present -> imageRef = present.imageRef();
@@ -374,6 +380,7 @@ public final class KubeRuntimeManager {
             return new StartResult.Waiting(new ContainerWaiting(CREATE_CONTAINER_ERROR, message),
                     Optional.of(clock.instant().plusSeconds(2)));
         }
+        long created = System.nanoTime();
         events.event(pod, fieldPath, EventRecorder.NORMAL, "Created", "Created container " + container.getName());
         try {
             runtime.startContainer(containerId);
@@ -386,6 +393,9 @@ public final class KubeRuntimeManager {
                     Optional.of(clock.instant().plusSeconds(1)));
         }
         events.event(pod, fieldPath, EventRecorder.NORMAL, "Started", "Started container " + container.getName());
+        log.debug("Started container {} of pod {}: image {} ms, config and CreateContainer {} ms, StartContainer {} ms",
+                container.getName(), podDescription(pod), millisBetween(start, imageReady), millisBetween(imageReady, created),
+                millisBetween(created, System.nanoTime()));
         Optional<String> hookFailure = hooks.runPostStart(pod, container, containerId, podIps);
         if (hookFailure.isPresent()) {
             try {
@@ -512,6 +522,10 @@ public final class KubeRuntimeManager {
     }
 
     /** The pod's grace period: the deletion's if it is being deleted, else the spec's (default 30 s). */
+    private static long millisBetween(long startNanos, long endNanos) {
+        return (endNanos - startNanos) / 1_000_000;
+    }
+
     public static Duration gracePeriod(Pod pod) {
         Long seconds = pod.getMetadata().getDeletionGracePeriodSeconds();
         if (seconds == null) {
