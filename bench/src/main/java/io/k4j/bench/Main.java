@@ -28,8 +28,8 @@ import java.util.Set;
  * <p>Usage: {@code ./k4j bench [--output docs/benchmarks.md] [--backends sqlite,etcd] [--scale 1.0] [--watchers 1000]
  * [--generator auto|h2load|jdk]}; the create load comes from h2load when it is installed ({@code auto}). Issue 3's
  * scheduler benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
- * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]} (see
- * {@link SchedulerSuite}); issue 5's cluster DNS benchmark with {@code ./k4j bench --suite dns} (see {@link DnsBench}); issue 4's pod startup
+ * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]
+ * [--generator auto|h2load|jdk]} (see {@link SchedulerSuite}; its throughput runs create their pods with h2load too); issue 5's cluster DNS benchmark with {@code ./k4j bench --suite dns} (see {@link DnsBench}); issue 4's pod startup
  * benchmark on a real node with {@code ./k4j bench --suite pod-startup [--pods 30] [--single-runs 10]} (see
  * {@link PodStartupBench}); issue 5's kube-proxy network programming benchmark with {@code ./k4j bench --suite proxy
  * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5]} (see {@link ProxyBench}).
@@ -83,7 +83,7 @@ public final class Main {
                 case "--generator" -> generator = arguments[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk, "
                         + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS)
-                        + ", or --suite pod-startup with --pods N, --single-runs N, or --suite proxy with --services N, --endpoints-per-service N, --changes N, "
+                        + ", --generator auto|h2load|jdk, or --suite pod-startup with --pods N, --single-runs N, or --suite proxy with --services N, --endpoints-per-service N, --changes N, "
                         + "--churn-changes N, --churn-rate PER_SECOND, or --suite dns");
             }
         }
@@ -97,9 +97,12 @@ public final class Main {
         String command = "`./k4j bench" + (arguments.length == 0 ? "" : " " + String.join(" ", arguments)) + "`";
         if (suite.equals("scheduler")) {
             ensureDocument(output);
+            // Creating pods is the load the scheduler's throughput is measured under, so it should cost the shared
+            // cores as little as possible: h2load when installed, as the apiserver suite.
+            Optional<Path> h2load = loadGenerator(generator);
             String header = "\n## Issue 3: scheduler and simulated nodes — run 1 (" + LocalDate.now() + ")\n\n"
                     + "Machine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n";
-            new SchedulerSuite(output, work, nodes, basicPods, variantPods, scalePods, startupPods, runs).run(header);
+            new SchedulerSuite(output, work, nodes, basicPods, variantPods, scalePods, startupPods, runs, h2load).run(header);
             System.err.println("bench: results appended to " + output);
             return;
         }
@@ -135,15 +138,7 @@ public final class Main {
         if (!suite.equals("apiserver")) {
             throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default), scheduler, dns, pod-startup or proxy");
         }
-        Optional<Path> h2load = switch (generator) {
-            case "auto" -> H2Load.find();
-            case "h2load" -> Optional.of(H2Load.find().orElseThrow(() -> new IllegalStateException("h2load is not installed (Debian package nghttp2-client)")));
-            case "jdk" -> Optional.empty();
-            default -> throw new IllegalArgumentException("unknown generator " + generator + "; use auto, h2load or jdk");
-        };
-        if (h2load.isEmpty() && !generator.equals("jdk")) {
-            log("h2load not found (Debian package nghttp2-client): creating pods with the JDK client, which costs more CPU than the server it measures");
-        }
+        Optional<Path> h2load = loadGenerator(generator);
         // The server keeps every created pod in its informers' caches (controller manager, scheduler) besides the
         // watch cache: tens of thousands of pods outgrow the 1 GiB the tests give it.
         if (System.getProperty("k4j.server.heap") == null) {
@@ -159,6 +154,20 @@ public final class Main {
         ensureDocument(output);
         Files.writeString(output, report.toString(), StandardOpenOption.APPEND);
         System.err.println("bench: results appended to " + output);
+    }
+
+    /** The h2load executable the {@code --generator} asks for: none for {@code jdk}, the installed one for {@code auto} or {@code h2load}. */
+    private static Optional<Path> loadGenerator(String generator) {
+        Optional<Path> h2load = switch (generator) {
+            case "auto" -> H2Load.find();
+            case "h2load" -> Optional.of(H2Load.find().orElseThrow(() -> new IllegalStateException("h2load is not installed (Debian package nghttp2-client)")));
+            case "jdk" -> Optional.empty();
+            default -> throw new IllegalArgumentException("unknown generator " + generator + "; use auto, h2load or jdk");
+        };
+        if (h2load.isEmpty() && !generator.equals("jdk")) {
+            log("h2load not found (Debian package nghttp2-client): creating pods with the JDK client, which costs more CPU than the server it measures");
+        }
+        return h2load;
     }
 
     private static String runBackend(String backend, Path directory, double scale, int watchers, Optional<Path> h2load) throws Exception {

@@ -2,8 +2,10 @@ package io.k4j.bench;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -20,27 +23,41 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
  * Scheduler throughput and pod start-up measured end to end through the apiserver, as upstream's scheduler_perf
  * measures it: pods are created over the REST API, a watch sees when each gets its node and when the simulated
- * kubelet reports it Running. Not thread-safe: one run at a time.
+ * kubelet reports it Running. Throughput runs create their pods with h2load when it is given (see
+ * {@link #runThroughput}). Not thread-safe: one run at a time.
  */
 final class SchedulerBench {
-    /** Pod {@code index} of a run is named {@code pod-<index>}; every pod manifest function must follow that. */
+    /**
+     * Pod {@code index} of a run of named pods is named {@code pod-<index>} (every pod manifest function must follow
+     * that); the pods of a throughput run have it as their {@code generateName}.
+     */
     static final String POD_NAME_PREFIX = "pod-";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A run ends when no pod got bound for this long, so that a stuck scheduler cannot hang the benchmark. */
     private static final Duration STALL_LIMIT = Duration.ofSeconds(90);
+    /** h2load runs a throughput run's creation may take: the first, and again for what an overloaded server refused. */
+    private static final int H2LOAD_ATTEMPTS = 3;
 
     private final List<ClusterClient> clients;
     private final ApiServerBench apiServer;
+    private final Optional<H2Load> h2load;
 
-    SchedulerBench(List<ClusterClient> clients) {
+    /**
+     * @param clients JDK clients for everything but a throughput run's creates when h2load is given (the last one
+     *     carries each run's watch, the others the JDK client's creates)
+     * @param h2load the generator of throughput runs' creates, authenticated as a user who may create pods
+     */
+    SchedulerBench(List<ClusterClient> clients, Optional<H2Load> h2load) {
         this.clients = List.copyOf(requireNonNull(clients, "clients is null"));
         this.apiServer = new ApiServerBench(clients);
+        this.h2load = requireNonNull(h2load, "h2load is null");
     }
 
     ClusterClient client() {
@@ -57,13 +74,15 @@ final class SchedulerBench {
      * @param pods pods created
      * @param bound pods that got a node before the run ended
      * @param createsPerSecond creation rate over all creates
+     * @param generatorCpuMillisPerCreate CPU the load generator spent per create: h2load's own, or, for the JDK
+     *     client, the whole bench process's (its watch reader included) while it created
      * @param bindsPerSecond bindings per second from the first binding to the last
      * @param middleBindsPerSecond bindings per second between the 10th and the 90th percentile binding (steady state)
      * @param startup create ▶ Running latencies of the pods seen Running
      * @param scheduledEvents Scheduled events found in the namespace after the run
      * @param schedulingThroughput the per-second samples of scheduled pods as upstream's scheduler_perf takes them
      */
-    record Throughput(int pods, int bound, double createsPerSecond, double bindsPerSecond, double middleBindsPerSecond, Latencies startup,
+    record Throughput(int pods, int bound, double createsPerSecond, double generatorCpuMillisPerCreate, double bindsPerSecond, double middleBindsPerSecond, Latencies startup,
                       int scheduledEvents, SchedulingThroughput schedulingThroughput) {
         Throughput {
             requireNonNull(startup, "startup is null");
@@ -110,12 +129,70 @@ final class SchedulerBench {
     }
 
     /**
-     * Creates {@code pods} pods built by {@code podJson} in {@code namespace} with {@code concurrency} callers as fast as
-     * the API takes them, or at {@code podsPerSecond} when that is positive, and waits until every pod is bound (and,
-     * when {@code awaitRunning}, Running) or nothing progressed for {@link #STALL_LIMIT}.
+     * Creates {@code pods} pods built by {@code podJson} (which must name pod {@code index} {@code pod-<index>}) in
+     * {@code namespace} with {@code concurrency} callers of the JDK client, at {@code podsPerSecond} when that is positive
+     * or else as fast as the API takes them, and waits until every pod is bound (and, when {@code awaitRunning},
+     * Running) or nothing progressed for {@link #STALL_LIMIT}. Each pod's create time is kept, so the result has the
+     * create ▶ Running latencies: this is the run for paced start-up measurements.
      */
     Throughput run(String namespace, int pods, int concurrency, double podsPerSecond, boolean awaitRunning, IntFunction<String> podJson) throws Exception {
         long[] createdAt = new long[pods];
+        return measure(namespace, awaitRunning, () -> {
+            createWithJdkClient(namespace, pods, concurrency, podsPerSecond, createdAt, podJson);
+            return new Creation(pods, createdAt, Optional.empty());
+        });
+    }
+
+    /**
+     * Creates {@code pods} pods as fast as the API takes them with {@code concurrency} requests in flight and waits until
+     * every created pod is bound or nothing progressed for {@link #STALL_LIMIT}: the scheduler throughput run. The
+     * pods come from one body, {@code podOf} applied to a name prefix and the namespace, whose name becomes
+     * {@code metadata.generateName}, so the server names them. The load comes from h2load when this bench has it (a
+     * generator that costs the shared cores far less than the server it measures), else from the JDK client; the
+     * result has no create ▶ Running latencies (the watch's bind times are what the throughput is computed from).
+     */
+    Throughput runThroughput(String namespace, int pods, int concurrency, BiFunction<String, String, String> podOf) throws Exception {
+        String body = withGeneratedName(podOf.apply(POD_NAME_PREFIX, namespace));
+        return measure(namespace, false, () -> {
+            if (h2load.isEmpty()) {
+                createWithJdkClient(namespace, pods, concurrency, 0, new long[pods], index -> body);
+                return new Creation(pods, new long[0], Optional.empty());
+            }
+            return createWithH2Load(h2load.get(), namespace, pods, concurrency, body);
+        });
+    }
+
+    /** Which load generator {@link #runThroughput} uses, with {@code concurrency} requests in flight, for the report. */
+    String throughputGenerator(int concurrency) {
+        if (h2load.isEmpty()) {
+            return "the JDK HttpClient in the bench process, " + concurrency + " callers (h2load not used: install nghttp2-client)";
+        }
+        int connections = connections(concurrency);
+        return "h2load (nghttp2) over HTTP/2+TLS, " + connections + " connections × " + concurrency / connections
+                + " streams, one body per run with metadata.generateName";
+    }
+
+    /**
+     * What a run's creation step did.
+     *
+     * @param created pods created
+     * @param createdAt for a run of named pods, when the create of pod {@code pod-<index>} was sent; else empty
+     * @param generatorCpu CPU an external generator reported; empty when the creates came from this process
+     */
+    private record Creation(int created, long[] createdAt, Optional<Duration> generatorCpu) {
+        Creation {
+            requireNonNull(createdAt, "createdAt is null");
+            requireNonNull(generatorCpu, "generatorCpu is null");
+        }
+    }
+
+    /** A run's creation step. */
+    @FunctionalInterface
+    private interface CreationStep {
+        Creation create() throws Exception;
+    }
+
+    private Throughput measure(String namespace, boolean awaitRunning, CreationStep creationStep) throws Exception {
         Map<String, Long> boundAt = new ConcurrentHashMap<>();
         Map<String, Long> runningAt = new ConcurrentHashMap<>();
         String resourceVersion = readJson(client().require("GET", "/api/v1/namespaces/" + namespace + "/pods?limit=1", null))
@@ -146,34 +223,16 @@ final class SchedulerBench {
                 }
                 return null;
             });
+            Duration processCpuBefore = processCpu();
             long createStart = System.nanoTime();
-            AtomicInteger next = new AtomicInteger();
-            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
-                List<Future<?>> futures = new ArrayList<>();
-                for (int caller = 0; caller < concurrency; caller++) {
-                    ClusterClient client = clients.get(caller % Math.max(1, clients.size() - 1));
-                    futures.add(executor.submit(() -> {
-                        for (int index = next.getAndIncrement(); index < pods; index = next.getAndIncrement()) {
-                            if (podsPerSecond > 0) {
-                                long due = createStart + (long) (index * 1e9 / podsPerSecond);
-                                long wait = due - System.nanoTime();
-                                if (wait > 0) {
-                                    TimeUnit.NANOSECONDS.sleep(wait); // pacing the load to the asked rate, not synchronisation
-                                }
-                            }
-                            createdAt[index] = System.nanoTime();
-                            createPod(client, namespace, podJson.apply(index));
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> future : futures) {
-                    future.get();
-                }
-            }
+            Creation creation = creationStep.create();
             long createEnd = System.nanoTime();
+            Duration generatorCpu = creation.generatorCpu().orElseGet(() -> processCpu().minus(processCpuBefore));
+            int pods = creation.created();
             double createsPerSecond = pods / ((createEnd - createStart) / 1e9);
-            System.err.printf("bench: %s: %d creates at %.0f/s; waiting for bindings%n", namespace, pods, createsPerSecond);
+            double generatorCpuMillisPerCreate = pods == 0 ? Double.NaN : generatorCpu.toNanos() / 1e6 / pods;
+            System.err.printf("bench: %s: %d creates at %.0f/s (generator CPU %.3f ms/create); waiting for bindings%n", namespace, pods,
+                    createsPerSecond, generatorCpuMillisPerCreate);
             Map<String, Long> awaited = awaitRunning ? runningAt : boundAt;
             int lastCount = -1;
             long lastProgress = System.nanoTime();
@@ -188,18 +247,98 @@ final class SchedulerBench {
             double bindsPerSecond = rate(binds, 0, binds.length - 1);
             double middle = rate(binds, binds.length / 10, binds.length * 9 / 10 - 1);
             Latencies startup = new Latencies();
-            for (int index = 0; index < pods; index++) {
+            for (int index = 0; index < creation.createdAt().length; index++) {
                 Long running = runningAt.get(POD_NAME_PREFIX + index);
                 if (running != null) {
-                    startup.record(running - createdAt[index]);
+                    startup.record(running - creation.createdAt()[index]);
                 }
             }
             SchedulingThroughput sampled = SchedulingThroughput.of(binds, createStart, TimeUnit.SECONDS.toNanos(1));
-            return new Throughput(pods, binds.length, createsPerSecond, bindsPerSecond, middle, startup, scheduledEvents(namespace), sampled);
+            return new Throughput(pods, binds.length, createsPerSecond, generatorCpuMillisPerCreate, bindsPerSecond, middle, startup, scheduledEvents(namespace), sampled);
         } finally {
             watch.thenAccept(open -> open.body().close()).cancel(true);
             reader.shutdownNow();
         }
+    }
+
+    private void createWithJdkClient(String namespace, int pods, int concurrency, double podsPerSecond, long[] createdAt, IntFunction<String> podJson)
+            throws Exception {
+        long createStart = System.nanoTime();
+        AtomicInteger next = new AtomicInteger();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int caller = 0; caller < concurrency; caller++) {
+                // The last client carries the run's watch.
+                ClusterClient client = clients.get(caller % Math.max(1, clients.size() - 1));
+                futures.add(executor.submit(() -> {
+                    for (int index = next.getAndIncrement(); index < pods; index = next.getAndIncrement()) {
+                        if (podsPerSecond > 0) {
+                            long due = createStart + (long) (index * 1e9 / podsPerSecond);
+                            long wait = due - System.nanoTime();
+                            if (wait > 0) {
+                                TimeUnit.NANOSECONDS.sleep(wait); // pacing the load to the asked rate, not synchronisation
+                            }
+                        }
+                        createdAt[index] = System.nanoTime();
+                        createPod(client, namespace, podJson.apply(index));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+    }
+
+    /**
+     * Creates {@code pods} pods from one generateName body with h2load and returns how many the server created. Requests
+     * that did not succeed (a 429 or a connection the overloaded server dropped) are sent again in another h2load run,
+     * at most {@link #H2LOAD_ATTEMPTS} runs in all; a dropped request the server had in fact carried out then creates one
+     * pod more, which the run's wait for bindings does not mind (it waits for the created count, not for names).
+     */
+    private static Creation createWithH2Load(H2Load generator, String namespace, int pods, int concurrency, String body) {
+        int created = 0;
+        Duration cpu = Duration.ZERO;
+        for (int attempt = 1; attempt <= H2LOAD_ATTEMPTS && created < pods; attempt++) {
+            int remaining = pods - created;
+            int connections = Math.min(connections(concurrency), remaining);
+            int streams = Math.max(1, Math.min(concurrency, remaining) / connections);
+            H2Load.Run run = generator.post("/api/v1/namespaces/" + namespace + "/pods", body, remaining, connections, streams);
+            created += run.succeeded();
+            cpu = cpu.plus(run.generatorCpu());
+            if (run.succeeded() < remaining) {
+                System.err.printf("bench: %s: h2load run %d created %d of %d pods%s%n", namespace, attempt, run.succeeded(), remaining,
+                        attempt < H2LOAD_ATTEMPTS ? "; sending the rest again" : "");
+            }
+        }
+        if (created == 0 && pods > 0) {
+            throw new IllegalStateException("h2load created none of " + pods + " pods in " + namespace);
+        }
+        return new Creation(created, new long[0], Optional.of(cpu));
+    }
+
+    /** h2load's connections for {@code concurrency} requests in flight: at most 4, as the apiserver suite uses it. */
+    private static int connections(int concurrency) {
+        return Math.max(1, Math.min(concurrency, 4));
+    }
+
+    /** A pod manifest whose {@code metadata.name} becomes its {@code metadata.generateName}. */
+    static String withGeneratedName(String podJson) {
+        JsonNode pod = readJson(podJson);
+        if (!(pod.path("metadata") instanceof ObjectNode metadata) || metadata.path("name").asText("").isEmpty()) {
+            throw new IllegalArgumentException("the pod has no metadata.name: " + podJson);
+        }
+        metadata.put("generateName", metadata.remove("name").asText());
+        try {
+            return JSON.writeValueAsString(pod);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Duration processCpu() {
+        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     /**

@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
@@ -33,8 +35,13 @@ final class SchedulerSuite {
     private final int scalePods;
     private final int startupPods;
     private final Set<String> runs;
+    private final Optional<Path> h2load;
+    /** Requests in flight while a throughput run creates its pods, whichever generator sends them. */
+    private static final int CREATES_IN_FLIGHT = 32;
 
-    SchedulerSuite(Path output, Path work, int nodes, int basicPods, int variantPods, int scalePods, int startupPods, Set<String> runs) {
+    /** @param h2load the h2load executable for the throughput runs' creates; without it the JDK client creates them */
+    SchedulerSuite(Path output, Path work, int nodes, int basicPods, int variantPods, int scalePods, int startupPods, Set<String> runs,
+                   Optional<Path> h2load) {
         this.output = requireNonNull(output, "output is null");
         this.work = requireNonNull(work, "work is null");
         this.nodes = nodes;
@@ -43,6 +50,7 @@ final class SchedulerSuite {
         this.scalePods = scalePods;
         this.startupPods = startupPods;
         this.runs = Set.copyOf(runs);
+        this.h2load = requireNonNull(h2load, "h2load is null");
         for (String run : runs) {
             if (!RUNS.contains(run)) {
                 throw new IllegalArgumentException("unknown run " + run + "; use some of " + RUNS);
@@ -65,14 +73,16 @@ final class SchedulerSuite {
         Files.createDirectories(work);
         Files.writeString(config, "zones: [zone-a, zone-b, zone-c]\n");
         log("starting k4j server with " + nodes + " simulated nodes");
+        String token = UUID.randomUUID().toString();
         try (K4jServer server = K4jServer.start(work.resolve("main"), "--simulated-nodes=" + nodes, "--cluster-cidr=10.0.0.0/8",
-                "--simulated-node-config=" + config)) {
-            SchedulerBench bench = new SchedulerBench(clients(server));
+                "--simulated-node-config=" + config, "--token-auth-file=" + tokenFile(work.resolve("main-tokens.csv"), token))) {
+            SchedulerBench bench = bench(server, token, work.resolve("main"));
             Duration nodesReady = bench.awaitReadyNodes(nodes, Duration.ofMinutes(15));
             append(String.format(Locale.ROOT, "%nServer: `k4j server --simulated-nodes=%d --cluster-cidr=10.0.0.0/8 --simulated-node-config=<zones: zone-a, zone-b, zone-c>` "
-                    + "(heap limit %s); all %d nodes Ready %.0f s after the server was ready.%n%n"
-                    + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
-                    + "|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0));
+                    + "(heap limit %s); all %d nodes Ready %.0f s after the server was ready. Load generator of the runs below: %s.%n%n"
+                    + "| run | pods | creates in flight | creates/s | generator CPU ms/create | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
+                    + "|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0,
+                    bench.throughputGenerator(CREATES_IN_FLIGHT)));
             int total = 0;
             if (runs.contains("basic")) {
                 total += throughputRow(bench, "SchedulingBasic", "basic", basicPods, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
@@ -96,11 +106,10 @@ final class SchedulerSuite {
                               BiFunction<String, String, String> podsOf) throws Exception {
         log(name + ": " + pods + " pods");
         bench.createNamespace(namespace);
-        int concurrency = 32;
-        SchedulerBench.Throughput result = bench.run(namespace, pods, concurrency, 0, false, index -> podsOf.apply(SchedulerBench.POD_NAME_PREFIX + index, namespace));
+        SchedulerBench.Throughput result = bench.runThroughput(namespace, pods, CREATES_IN_FLIGHT, podsOf);
         SchedulingThroughput sampled = result.schedulingThroughput();
-        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, pods, concurrency, result.createsPerSecond(),
-                result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
+        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.3f | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, result.pods(), CREATES_IN_FLIGHT,
+                result.createsPerSecond(), result.generatorCpuMillisPerCreate(), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
                 upstream > 0 ? String.format(Locale.ROOT, "%.2f", sampled.average() / upstream) : "n/a", result.scheduledEvents(), loadAverage()));
         return pods;
     }
@@ -109,7 +118,7 @@ final class SchedulerSuite {
         int fill = Math.max(0, scalePods - existing - startupPods);
         log("scale: filling the cluster with " + fill + " more pods");
         bench.createNamespace("scale");
-        SchedulerBench.Throughput filled = bench.run("scale", fill, 32, 0, false, index -> SchedulerBench.basicPod(SchedulerBench.POD_NAME_PREFIX + index, "scale"));
+        SchedulerBench.Throughput filled = bench.runThroughput("scale", fill, CREATES_IN_FLIGHT, SchedulerBench::basicPod);
         int total = existing + filled.bound();
         log("scale: " + total + " pods bound; measuring memory and LIST");
         String heap = heapAfterFullGc(server.pid());
@@ -136,16 +145,17 @@ final class SchedulerSuite {
         Files.createDirectories(work);
         Files.writeString(config, "capacity: {cpu: \"4\", memory: 32Gi, pods: \"110\"}\n");
         log("preemption: starting k4j server with " + preemptionNodes + " simulated nodes of 4 CPUs");
+        String token = UUID.randomUUID().toString();
         try (K4jServer server = K4jServer.start(work.resolve("preemption"), "--simulated-nodes=" + preemptionNodes, "--cluster-cidr=10.0.0.0/8",
-                "--simulated-node-config=" + config)) {
-            SchedulerBench bench = new SchedulerBench(clients(server));
+                "--simulated-node-config=" + config, "--token-auth-file=" + tokenFile(work.resolve("preemption-tokens.csv"), token))) {
+            SchedulerBench bench = bench(server, token, work.resolve("preemption"));
             bench.awaitReadyNodes(preemptionNodes, Duration.ofMinutes(10));
             if (runs.contains("basic-500")) {
                 // The same pods as SchedulingBasic on a tenth of the nodes: a tenth of the heartbeat writes, which shows
                 // how much of the API's write capacity 5,000 simulated nodes take. Its 10m pods leave room for the fill below.
-                append(String.format(Locale.ROOT, "%nSchedulingBasic on %d simulated nodes of 4 CPUs (the preemption run's server):%n%n"
-                        + "| run | pods | create clients | creates/s | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
-                        + "|---|---|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes));
+                append(String.format(Locale.ROOT, "%nSchedulingBasic on %d simulated nodes of 4 CPUs (the preemption run's server; load generator: %s):%n%n"
+                        + "| run | pods | creates in flight | creates/s | generator CPU ms/create | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
+                        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes, bench.throughputGenerator(CREATES_IN_FLIGHT)));
                 throughputRow(bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
             }
             if (!runs.contains("preemption")) {
@@ -155,12 +165,12 @@ final class SchedulerSuite {
             bench.client().require("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", SchedulerBench.priorityClass("bench-high", 1000));
             bench.createNamespace("low");
             int lowPods = preemptionNodes * 4;
-            SchedulerBench.Throughput low = bench.run("low", lowPods, 32, 0, false,
-                    index -> SchedulerBench.priorityPod(SchedulerBench.POD_NAME_PREFIX + index, "low", "bench-low", "900m"));
+            SchedulerBench.Throughput low = bench.runThroughput("low", lowPods, CREATES_IN_FLIGHT,
+                    (name, namespace) -> SchedulerBench.priorityPod(name, namespace, "bench-low", "900m"));
             bench.createNamespace("high");
             int highPods = preemptionNodes;
-            SchedulerBench.Throughput high = bench.run("high", highPods, 32, 0, false,
-                    index -> SchedulerBench.priorityPod(SchedulerBench.POD_NAME_PREFIX + index, "high", "bench-high", "900m"));
+            SchedulerBench.Throughput high = bench.runThroughput("high", highPods, CREATES_IN_FLIGHT,
+                    (name, namespace) -> SchedulerBench.priorityPod(name, namespace, "bench-high", "900m"));
             append(String.format(Locale.ROOT, "%nPreemption (as upstream's PreemptionBasic: %d nodes of 4 CPUs filled with %d low-priority pods of 900m, %d bound at %.0f/s; "
                             + "then %d high-priority pods of 900m, each needing a victim): %d of %d bound, %.1f pods/s first▶last, %.1f pods/s middle 80%%.%n",
                     preemptionNodes, lowPods, low.bound(), low.middleBindsPerSecond(), highPods, high.bound(), highPods, high.bindsPerSecond(),
@@ -168,12 +178,22 @@ final class SchedulerSuite {
         }
     }
 
-    private static List<ClusterClient> clients(K4jServer server) {
+    /**
+     * A bench on {@code server}: JDK clients with the kubeconfig's certificate, and h2load (when this suite has it)
+     * authenticated with {@code token}, working in {@code directory}.
+     */
+    private SchedulerBench bench(K4jServer server, String token, Path directory) {
         List<ClusterClient> clients = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             clients.add(ClusterClient.fromKubeconfig(server.kubeconfig()));
         }
-        return clients;
+        return new SchedulerBench(clients, h2load.map(executable -> H2Load.create(executable, clients.get(0).server(), token, directory)));
+    }
+
+    /** A static token file making {@code token} a cluster admin: h2load has no client certificates. */
+    private static Path tokenFile(Path file, String token) throws IOException {
+        Files.createDirectories(file.getParent());
+        return Files.writeString(file, token + ",bench-admin,bench-admin,\"system:masters\"\n");
     }
 
     /** The server's heap use after a full collection, as {@code jcmd GC.heap_info} reports it. */
