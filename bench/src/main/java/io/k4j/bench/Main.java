@@ -30,7 +30,7 @@ import java.util.Set;
  * scheduler benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
  * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]
  * [--generator auto|h2load|jdk]} (see {@link SchedulerSuite}; its throughput runs create their pods with h2load too); issue 5's cluster DNS benchmark with {@code ./k4j bench --suite dns} (see {@link DnsBench}); issue 4's pod startup
- * benchmark on a real node with {@code ./k4j bench --suite pod-startup [--pods 30] [--single-runs 10]} (see
+ * benchmark on a real node with {@code ./k4j bench --suite pod-startup [--pods 30] [--single-runs 10] [--server-verbosity 0]} (see
  * {@link PodStartupBench}); issue 5's kube-proxy network programming benchmark with {@code ./k4j bench --suite proxy
  * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5]} (see {@link ProxyBench}).
  */
@@ -56,6 +56,7 @@ public final class Main {
         Set<String> runs = new LinkedHashSet<>(SchedulerSuite.RUNS);
         Integer pods = null;
         int singleRuns = 10;
+        int serverVerbosity = 0;
         int services = 1_000;
         int endpointsPerService = 10;
         int changes = 100;
@@ -71,6 +72,7 @@ public final class Main {
                 case "--nodes" -> nodes = Integer.parseInt(arguments[++i]);
                 case "--pods" -> pods = Integer.parseInt(arguments[++i]);
                 case "--single-runs" -> singleRuns = Integer.parseInt(arguments[++i]);
+                case "--server-verbosity" -> serverVerbosity = Integer.parseInt(arguments[++i]);
                 case "--services" -> services = Integer.parseInt(arguments[++i]);
                 case "--endpoints-per-service" -> endpointsPerService = Integer.parseInt(arguments[++i]);
                 case "--changes" -> changes = Integer.parseInt(arguments[++i]);
@@ -83,7 +85,7 @@ public final class Main {
                 case "--generator" -> generator = arguments[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk, "
                         + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS)
-                        + ", --generator auto|h2load|jdk, or --suite pod-startup with --pods N, --single-runs N, or --suite proxy with --services N, --endpoints-per-service N, --changes N, "
+                        + ", --generator auto|h2load|jdk, or --suite pod-startup with --pods N, --single-runs N, --server-verbosity N, or --suite proxy with --services N, --endpoints-per-service N, --changes N, "
                         + "--churn-changes N, --churn-rate PER_SECOND, or --suite dns");
             }
         }
@@ -118,7 +120,7 @@ public final class Main {
         if (suite.equals("pod-startup")) {
             String header = "\n## Issue 4: pod startup on a real node (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
                     + ". Load average at the start: " + Commands.loadAverage() + ".\n";
-            String section = header + PodStartupBench.run(work, pods == null ? 30 : pods, singleRuns);
+            String section = header + PodStartupBench.run(work, pods == null ? 30 : pods, singleRuns, serverVerbosity);
             System.out.print(section);
             ensureDocument(output);
             Files.writeString(output, section, StandardOpenOption.APPEND);

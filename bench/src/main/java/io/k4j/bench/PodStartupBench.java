@@ -55,13 +55,14 @@ final class PodStartupBench {
         this.socket = server.dataDirectory().resolve("agent/containerd/containerd.sock");
     }
 
-    static String run(Path directory, int pods, int singleRuns) throws Exception {
+    /** @param serverVerbosity the server's {@code -v}: 2 logs where each pod's sync spent its time */
+    static String run(Path directory, int pods, int singleRuns, int serverVerbosity) throws Exception {
         if (!"root".equals(System.getProperty("user.name"))) {
             throw new IllegalStateException("the pod-startup suite needs root: it runs a real node (containerd, CNI)");
         }
         log("pod-startup: starting k4j server with its real node (waits for a free real-node slot)");
         Path data = directory.resolve("node");
-        K4jServer server = K4jServer.startWithNode(data);
+        K4jServer server = K4jServer.startWithNode(data, "-v", Integer.toString(serverVerbosity));
         try {
             return new PodStartupBench(server).measure(pods, singleRuns);
         } finally {
