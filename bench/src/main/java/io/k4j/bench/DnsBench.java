@@ -252,7 +252,7 @@ final class DnsBench {
         String loadAfter = Commands.loadAverage();
         return String.format(Locale.ROOT, """
 
-                dnsperf is not installed (Debian package dnsperf): the load comes from closed-loop Java clients in the server's
+                Without dnsperf (not installed, or `--generator jdk`) the load comes from closed-loop Java clients in the server's
                 own JVM, which cost about as much CPU as the server they measure, so this rate is a floor.
 
                 | measure | k4j cluster DNS | reference |
