@@ -91,7 +91,7 @@ final class DnsBench {
         }
     }
 
-    private static RecordIndex index() {
+    static RecordIndex index() {
         RecordIndex index = new RecordIndex(InstantSource.system());
         for (int i = 0; i < SERVICES; i++) {
             String ip = "10.96." + (1 + i / 250) + "." + (1 + i % 250);
