@@ -29,14 +29,16 @@ import java.util.Set;
  * [--generator auto|h2load|jdk]}; the create load comes from h2load when it is installed ({@code auto}). Issue 3's
  * scheduler benchmark instead with {@code ./k4j bench --suite scheduler [--nodes 5000] [--pods 10000] [--variant-pods 5000]
  * [--scale-pods 150000] [--startup-pods 3000] [--runs basic,node-affinity,anti-affinity,spread,scale,basic-500,preemption]
- * [--generator auto|h2load|jdk]} (see {@link SchedulerSuite}; its throughput runs create their pods with h2load too); issue 5's cluster DNS benchmark with {@code ./k4j bench --suite dns} (see {@link DnsBench}); issue 4's pod startup
+ * [--generator auto|h2load|jdk]} (see {@link SchedulerSuite}; its throughput runs create their pods with h2load too); issue 5's cluster
+ * DNS benchmark with {@code ./k4j bench --suite dns [--generator auto|dnsperf|jdk]} (see {@link DnsBench}; the load comes from dnsperf
+ * when it is installed); issue 4's pod startup
  * benchmark on a real node with {@code ./k4j bench --suite pod-startup [--pods 30] [--single-runs 10] [--server-verbosity 0]} (see
  * {@link PodStartupBench}); issue 5's kube-proxy network programming benchmark with {@code ./k4j bench --suite proxy
  * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5]} (see {@link ProxyBench}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
-    /** Closed-loop UDP clients of the DNS benchmark: enough to keep two cores busy without queueing without bound. */
+    /** Closed-loop Java UDP clients of the DNS benchmark without dnsperf: enough to keep two cores busy without queueing without bound. */
     private static final int DNS_CLIENTS = 32;
 
     private Main() {}
@@ -86,7 +88,7 @@ public final class Main {
                 default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk, "
                         + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS)
                         + ", --generator auto|h2load|jdk, or --suite pod-startup with --pods N, --single-runs N, --server-verbosity N, or --suite proxy with --services N, --endpoints-per-service N, --changes N, "
-                        + "--churn-changes N, --churn-rate PER_SECOND, or --suite dns");
+                        + "--churn-changes N, --churn-rate PER_SECOND, or --suite dns with --generator auto|dnsperf|jdk");
             }
         }
         if (pods != null) {
@@ -109,8 +111,17 @@ public final class Main {
             return;
         }
         if (suite.equals("dns")) {
+            Optional<Path> dnsperf = switch (generator) {
+                case "auto" -> DnsBench.findDnsperf();
+                case "dnsperf" -> Optional.of(DnsBench.findDnsperf().orElseThrow(() -> new IllegalStateException("dnsperf is not installed (Debian package dnsperf)")));
+                case "jdk" -> Optional.empty();
+                default -> throw new IllegalArgumentException("unknown generator " + generator + " for the dns suite; use auto, dnsperf or jdk");
+            };
+            if (dnsperf.isEmpty() && !generator.equals("jdk")) {
+                log("dnsperf not found (Debian package dnsperf): loading the DNS server with Java clients in its own JVM, which cost as much CPU as the server");
+            }
             String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n"
-                    + DnsBench.run(DNS_CLIENTS, Duration.ofSeconds(3), Duration.ofSeconds(10));
+                    + DnsBench.run(dnsperf, DNS_CLIENTS, Duration.ofSeconds(5), Duration.ofSeconds(10), work);
             System.out.print(section);
             ensureDocument(output);
             Files.writeString(output, section, StandardOpenOption.APPEND);

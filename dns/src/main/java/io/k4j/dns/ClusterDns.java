@@ -40,8 +40,8 @@ public final class ClusterDns implements AutoCloseable {
         this.index = new RecordIndex(clock);
         ClusterAnswers answers = new ClusterAnswers(index, config.clusterDomain(), config.ttl(), config.serviceAddress());
         QueryHandler handler = new QueryHandler(answers, new UpstreamForwarder(config.upstreams(), config.forwardTimeout()));
-        this.server = new DnsServer(config.bindAddress(), handler::handle, config.limits());
-        this.nodeServer = config.nodeBindAddress().map(address -> new DnsServer(address, handler::handle, config.limits()));
+        this.server = new DnsServer(config.bindAddress(), handler::reply, config.limits());
+        this.nodeServer = config.nodeBindAddress().map(address -> new DnsServer(address, handler::reply, config.limits()));
     }
 
     /**

@@ -2,23 +2,28 @@ package io.k4j.dns.server;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.DataInputStream;
-import java.io.EOFException;
-import java.io.IOException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
 import java.io.OutputStream;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.SocketAddress;
 import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,18 +38,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A DNS server on one address and port, over UDP and TCP. One platform thread receives datagrams and hands each to a
- * virtual thread (at most {@code maximumInFlightUdp} at once; beyond that packets are dropped, as an overloaded
- * resolver does, and the client retries); one thread accepts TCP connections, each served by a virtual thread that
- * reads length-prefixed queries until the client closes, stays idle too long or the server stops. A query the handler
- * gives no answer gets none. Thread-safe; {@link #close()} stops everything.
+ * A DNS server on one address and port, over UDP and TCP. Over UDP, {@code RECEIVERS} platform threads take turns
+ * receiving datagrams from one socket and answer what the handler answers without waiting (the cluster zone) on the
+ * spot, with no hand-off; only a query whose answer needs a blocking step (forwarding upstream) goes to a virtual
+ * thread, at most {@code maximumInFlightUdp} at once: beyond that such queries are dropped, as an overloaded resolver
+ * does, and the client retries. One thread accepts TCP connections, each served by a virtual thread that reads
+ * length-prefixed queries until the client closes, stays idle too long or the server stops. A query the handler gives
+ * no answer gets none. Thread-safe; {@link #close()} stops everything.
  */
 public final class DnsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("dns");
     private static final int MAXIMUM_DATAGRAM = 65535;
+    /**
+     * Threads receiving on the UDP socket: while one answers a query the other is already in the next receive, which
+     * keeps both cores of a small node busy; more only contend for the socket's lock.
+     */
+    private static final int RECEIVERS = Math.min(2, Runtime.getRuntime().availableProcessors());
 
     /**
-     * @param maximumInFlightUdp UDP queries being answered at once before new ones are dropped
+     * @param maximumInFlightUdp UDP queries waiting on an upstream resolver at once before further ones are dropped
      * @param maximumTcpConnections open TCP connections before new ones are closed at once
      * @param tcpIdleTimeout how long a TCP connection may wait for its next query
      */
@@ -63,24 +75,24 @@ public final class DnsServer implements AutoCloseable {
     }
 
     private final InetSocketAddress bindAddress;
-    private final BiFunction<byte[], Transport, Optional<byte[]>> handler;
+    private final BiFunction<byte[], Transport, Reply> handler;
     private final Limits limits;
     private final Semaphore udpPermits;
     private final Semaphore tcpPermits;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedUdp = new AtomicLong();
     private final ExecutorService queries = Executors.newVirtualThreadPerTaskExecutor();
+    private final List<Thread> udpLoops = new ArrayList<>();
     private volatile boolean running;
-    private DatagramSocket udpSocket;
+    private DatagramChannel udpChannel;
     private ServerSocket tcpSocket;
-    private Thread udpLoop;
     private Thread tcpLoop;
 
     /**
      * @param bindAddress where to listen; port 0 picks a free port (the same one for UDP and TCP)
-     * @param handler the response to a query packet, or empty for none (see {@link QueryHandler#handle})
+     * @param handler what a query packet deserves; it must not block (see {@link QueryHandler#reply})
      */
-    public DnsServer(InetSocketAddress bindAddress, BiFunction<byte[], Transport, Optional<byte[]>> handler, Limits limits) {
+    public DnsServer(InetSocketAddress bindAddress, BiFunction<byte[], Transport, Reply> handler, Limits limits) {
         this.bindAddress = requireNonNull(bindAddress, "bindAddress is null");
         this.handler = requireNonNull(handler, "handler is null");
         this.limits = requireNonNull(limits, "limits is null");
@@ -93,70 +105,105 @@ public final class DnsServer implements AutoCloseable {
         if (running) {
             throw new IllegalStateException("already started");
         }
-        udpSocket = new DatagramSocket(null);
+        udpChannel = DatagramChannel.open(bindAddress.getAddress() instanceof Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
         try {
-            udpSocket.bind(bindAddress);
+            udpChannel.bind(bindAddress);
             tcpSocket = new ServerSocket();
             tcpSocket.setReuseAddress(true);
-            tcpSocket.bind(new InetSocketAddress(bindAddress.getAddress(), udpSocket.getLocalPort()), 128);
+            tcpSocket.bind(new InetSocketAddress(bindAddress.getAddress(), udpPort()), 128);
         } catch (IOException e) {
-            udpSocket.close();
+            udpChannel.close();
             if (tcpSocket != null) {
                 tcpSocket.close();
             }
             throw new IOException("cannot listen for DNS on " + bindAddress + ": " + e.getMessage(), e);
         }
         running = true;
-        udpLoop = Thread.ofPlatform().name("dns-udp").daemon().start(this::receiveDatagrams);
+        for (int i = 0; i < RECEIVERS; i++) {
+            udpLoops.add(Thread.ofPlatform().name("dns-udp-" + i).daemon().start(this::receiveDatagrams));
+        }
         tcpLoop = Thread.ofPlatform().name("dns-tcp").daemon().start(this::acceptConnections);
         LOG.info("cluster DNS listening on {} (UDP and TCP)", address());
     }
 
     /** The address and port the server listens on (the chosen port when started with port 0). */
     public InetSocketAddress address() {
-        return new InetSocketAddress(bindAddress.getAddress(), udpSocket.getLocalPort());
+        return new InetSocketAddress(bindAddress.getAddress(), udpPort());
     }
 
-    /** UDP queries dropped because too many were in flight. */
+    private int udpPort() {
+        try {
+            return ((InetSocketAddress) udpChannel.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** UDP queries dropped because too many were waiting on an upstream resolver. */
     public long droppedUdpQueries() {
         return droppedUdp.get();
     }
 
     private void receiveDatagrams() {
-        byte[] buffer = new byte[MAXIMUM_DATAGRAM];
+        // One buffer per thread for the life of the loop: a direct one, so receiving copies nothing in the JDK.
+        ByteBuffer buffer = ByteBuffer.allocateDirect(MAXIMUM_DATAGRAM);
         while (running) {
-            DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+            buffer.clear();
+            SocketAddress client;
             try {
-                udpSocket.receive(packet);
+                client = udpChannel.receive(buffer);
+            } catch (ClosedChannelException e) {
+                return;
             } catch (IOException e) {
                 if (running) {
                     LOG.warn("DNS UDP receive failed: {}", e.toString());
                 }
                 continue;
             }
-            if (!udpPermits.tryAcquire()) {
-                droppedUdp.incrementAndGet();
+            buffer.flip();
+            byte[] query = new byte[buffer.remaining()];
+            buffer.get(query);
+            Reply reply;
+            try {
+                reply = handler.apply(query, Transport.UDP);
+            } catch (RuntimeException e) {
+                LOG.warn("DNS query from {} failed: {}", client, e.toString());
                 continue;
             }
-            byte[] query = Arrays.copyOfRange(packet.getData(), packet.getOffset(), packet.getOffset() + packet.getLength());
-            SocketAddress client = packet.getSocketAddress();
-            try {
-                queries.execute(() -> {
-                    try {
-                        Optional<byte[]> response = handler.apply(query, Transport.UDP);
-                        if (response.isPresent()) {
-                            udpSocket.send(new DatagramPacket(response.get(), response.get().length, client));
-                        }
-                    } catch (IOException | RuntimeException e) {
-                        if (running) {
-                            LOG.debug("DNS UDP answer to {} failed: {}", client, e.toString());
-                        }
-                    } finally {
-                        udpPermits.release();
-                    }
-                });
-            } catch (RejectedExecutionException e) {
-                udpPermits.release();
+            switch (reply) {
+                case Reply.None ignored -> {
+                }
+                case Reply.Answer answer -> send(answer.packet(), client);
+                case Reply.Deferred deferred -> complete(deferred, client);
+            }
+        }
+    }
+
+    /** Completes a query that waits on an upstream on a virtual thread of its own, within the in-flight limit. */
+    private void complete(Reply.Deferred deferred, SocketAddress client) {
+        if (!udpPermits.tryAcquire()) {
+            droppedUdp.incrementAndGet();
+            return;
+        }
+        try {
+            queries.execute(() -> {
+                try {
+                    deferred.complete().ifPresent(response -> send(response, client));
+                } finally {
+                    udpPermits.release();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            udpPermits.release();
+        }
+    }
+
+    private void send(byte[] response, SocketAddress client) {
+        try {
+            udpChannel.send(ByteBuffer.wrap(response), client);
+        } catch (IOException e) {
+            if (running) {
+                LOG.debug("DNS UDP answer to {} failed: {}", client, e.toString());
             }
         }
     }
@@ -203,7 +250,12 @@ public final class DnsServer implements AutoCloseable {
                 }
                 byte[] query = new byte[length];
                 input.readFully(query);
-                Optional<byte[]> response = handler.apply(query, Transport.TCP);
+                Optional<byte[]> response = switch (handler.apply(query, Transport.TCP)) {
+                    case Reply.None ignored -> Optional.empty();
+                    case Reply.Answer answer -> Optional.of(answer.packet());
+                    // This connection has a virtual thread of its own: waiting on the upstream here blocks nothing else.
+                    case Reply.Deferred deferred -> deferred.complete();
+                };
                 if (response.isEmpty()) {
                     // No answer for a packet we must not answer; on a stream the client cannot tell, so hang up.
                     return;
@@ -240,12 +292,14 @@ public final class DnsServer implements AutoCloseable {
             return;
         }
         running = false;
-        udpSocket.close();
+        closeQuietly(udpChannel);
         closeQuietly(tcpSocket);
         connections.forEach(DnsServer::closeQuietly);
         queries.shutdown();
         try {
-            udpLoop.join(TimeUnit.SECONDS.toMillis(5));
+            for (Thread udpLoop : udpLoops) {
+                udpLoop.join(TimeUnit.SECONDS.toMillis(5));
+            }
             tcpLoop.join(TimeUnit.SECONDS.toMillis(5));
             queries.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

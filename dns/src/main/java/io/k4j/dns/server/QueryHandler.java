@@ -28,7 +28,7 @@ import org.xbill.DNS.Type;
  * through the {@link Forwarder}. Garbage never escapes as an exception: a packet whose header parses but whose body
  * does not is answered FORMERR, anything shorter than a header (or any response packet) is dropped. UDP answers are
  * cut to the client's size (512 bytes, or its EDNS0 payload size) with the TC bit, so the client retries over TCP.
- * Thread-safe.
+ * {@link #reply} never blocks: what needs the forwarder comes back deferred. Thread-safe.
  */
 public final class QueryHandler {
     private static final Logger LOG = LoggerFactory.getLogger("dns");
@@ -47,36 +47,62 @@ public final class QueryHandler {
         this.forwarder = requireNonNull(forwarder, "forwarder is null");
     }
 
-    /** The response to {@code packet}, or empty when the packet deserves none. */
+    /**
+     * The response to {@code packet}, or empty when the packet deserves none; blocks while a resolver outside the cluster
+     * is asked (see {@link #reply} for a caller that must not block).
+     */
     public Optional<byte[]> handle(byte[] packet, Transport transport) {
+        return switch (reply(packet, transport)) {
+            case Reply.None ignored -> Optional.empty();
+            case Reply.Answer answer -> Optional.of(answer.packet());
+            case Reply.Deferred deferred -> deferred.complete();
+        };
+    }
+
+    /**
+     * What {@code packet} deserves, without blocking: everything the cluster zone answers (and every error) is answered
+     * now; a query that needs the {@link Forwarder} (a name outside the zone, an ExternalName whose CNAME leaves it) is
+     * returned {@link Reply.Deferred deferred}, to be completed where waiting on an upstream is fine.
+     */
+    public Reply reply(byte[] packet, Transport transport) {
         if (packet.length < Header.LENGTH) {
-            return Optional.empty();
+            return Reply.none();
         }
         Header header;
         try {
             header = new Header(packet);
         } catch (IOException e) {
-            return Optional.empty();
+            return Reply.none();
         }
         // Never answer a response: two servers (or a spoofed source) must not be able to loop packets through us.
         if (header.getFlag(Flags.QR)) {
-            return Optional.empty();
+            return Reply.none();
         }
         Message query;
         try {
             query = new Message(packet);
         } catch (IOException | RuntimeException e) {
-            return Optional.of(error(header, Rcode.FORMERR).toWire());
+            return Reply.answer(error(header, Rcode.FORMERR).toWire());
         }
+        Optional<byte[]> inline = respondSafely(query, transport, false);
+        if (inline.isPresent()) {
+            return Reply.answer(inline.get());
+        }
+        // The second pass repeats the cheap index work; it is only taken by queries that wait on an upstream anyway.
+        return Reply.deferred(() -> respondSafely(query, transport, true));
+    }
+
+    /** The response, or empty when it needs the forwarder and {@code mayBlock} is false. */
+    private Optional<byte[]> respondSafely(Message query, Transport transport, boolean mayBlock) {
         try {
-            return Optional.of(respond(query, transport));
+            return respond(query, transport, mayBlock);
         } catch (RuntimeException e) {
             LOG.warn("failed to answer {}: {}", query.getQuestion(), e.toString());
-            return Optional.of(error(header, Rcode.SERVFAIL).toWire());
+            return Optional.of(error(query.getHeader(), Rcode.SERVFAIL).toWire());
         }
     }
 
-    private byte[] respond(Message query, Transport transport) {
+    private Optional<byte[]> respond(Message query, Transport transport, boolean mayBlock) {
         Header header = query.getHeader();
         OPTRecord clientOpt = query.getOPT();
         int maximumSize = switch (transport) {
@@ -84,83 +110,102 @@ public final class QueryHandler {
             case TCP -> MAXIMUM_MESSAGE_SIZE;
         };
         if (header.getOpcode() != Opcode.QUERY) {
-            return withOpt(reply(query, Rcode.NOTIMP), clientOpt).toWire(maximumSize);
+            return Optional.of(withOpt(emptyResponse(query, Rcode.NOTIMP), clientOpt).toWire(maximumSize));
         }
         if (header.getCount(Section.QUESTION) != 1) {
-            return withOpt(reply(query, Rcode.FORMERR), clientOpt).toWire(maximumSize);
+            return Optional.of(withOpt(emptyResponse(query, Rcode.FORMERR), clientOpt).toWire(maximumSize));
         }
         if (clientOpt != null && clientOpt.getVersion() != 0) {
             // RFC 6891: an unknown EDNS version is BADVERS, whose upper bits travel in our OPT record.
-            Message response = reply(query, Rcode.BADVERS & 0xF);
+            Message response = emptyResponse(query, Rcode.BADVERS & 0xF);
             response.addRecord(new OPTRecord(ADVERTISED_UDP_SIZE, Rcode.BADVERS >>> 4, 0, 0), Section.ADDITIONAL);
-            return response.toWire(maximumSize);
+            return Optional.of(response.toWire(maximumSize));
         }
         Record question = query.getQuestion();
-        Message response;
+        Optional<Message> response;
         if (question.getDClass() != DClass.IN || question.getType() == Type.AXFR || question.getType() == Type.IXFR) {
-            response = answers.inZone(question.getName()) ? reply(query, Rcode.REFUSED) : forward(query);
+            response = answers.inZone(question.getName()) ? Optional.of(emptyResponse(query, Rcode.REFUSED)) : forward(query, mayBlock);
         } else {
             response = switch (answers.lookup(question.getName(), question.getType())) {
-                case Lookup.Answer answer -> authoritative(query, answer);
-                case Lookup.NoData ignored -> negative(query, Rcode.NOERROR);
-                case Lookup.NameError ignored -> negative(query, Rcode.NXDOMAIN);
-                case Lookup.NotAuthoritative ignored -> forward(query);
+                case Lookup.Answer answer -> authoritative(query, answer, mayBlock);
+                case Lookup.NoData ignored -> Optional.of(negative(query, Rcode.NOERROR));
+                case Lookup.NameError ignored -> Optional.of(negative(query, Rcode.NXDOMAIN));
+                case Lookup.NotAuthoritative ignored -> forward(query, mayBlock);
             };
         }
-        return withOpt(response, clientOpt).toWire(maximumSize);
+        return response.map(message -> withOpt(message, clientOpt).toWire(maximumSize));
     }
 
-    private Message authoritative(Message query, Lookup.Answer answer) {
-        Message response = reply(query, Rcode.NOERROR);
+    /** The authoritative response, or empty when its CNAME leads out of the zone and {@code mayBlock} is false. */
+    private Optional<Message> authoritative(Message query, Lookup.Answer answer, boolean mayBlock) {
+        Message response = emptyResponse(query, Rcode.NOERROR);
         response.getHeader().setFlag(Flags.AA);
         List<Record> records = new ArrayList<>(answer.answers());
         int type = query.getQuestion().getType();
         if (type != Type.CNAME && type != Type.ANY && !records.isEmpty() && records.getLast() instanceof CNAMERecord cname) {
-            records.addAll(chase(cname.getTarget(), type, 1));
+            Optional<List<Record>> chased = chase(cname.getTarget(), type, 1, mayBlock);
+            if (chased.isEmpty()) {
+                return Optional.empty();
+            }
+            records.addAll(chased.get());
         }
         records.forEach(record -> response.addRecord(record, Section.ANSWER));
         answer.additional().forEach(record -> response.addRecord(record, Section.ADDITIONAL));
-        return response;
+        return Optional.of(response);
     }
 
-    /** Follows an ExternalName's CNAME, as CoreDNS does for A/AAAA queries: in the zone itself, outside it upstream. */
-    private List<Record> chase(Name target, int type, int depth) {
+    /**
+     * Follows an ExternalName's CNAME, as CoreDNS does for A/AAAA queries: in the zone itself, outside it upstream; empty
+     * when it must go upstream and {@code mayBlock} is false.
+     */
+    private Optional<List<Record>> chase(Name target, int type, int depth, boolean mayBlock) {
         if (depth > MAXIMUM_CNAME_CHAIN) {
-            return List.of();
+            return Optional.of(List.of());
         }
         if (answers.inZone(target)) {
             if (answers.lookup(target, type) instanceof Lookup.Answer answer) {
                 List<Record> records = new ArrayList<>(answer.answers());
                 if (!records.isEmpty() && records.getLast() instanceof CNAMERecord cname) {
-                    records.addAll(chase(cname.getTarget(), type, depth + 1));
+                    Optional<List<Record>> chased = chase(cname.getTarget(), type, depth + 1, mayBlock);
+                    if (chased.isEmpty()) {
+                        return Optional.empty();
+                    }
+                    records.addAll(chased.get());
                 }
-                return records;
+                return Optional.of(records);
             }
-            return List.of();
+            return Optional.of(List.of());
+        }
+        if (!mayBlock) {
+            return Optional.empty();
         }
         try {
             Message upstream = forwarder.forward(Message.newQuery(Record.newRecord(target, type, DClass.IN)));
-            return upstream.getRcode() == Rcode.NOERROR ? upstream.getSection(Section.ANSWER) : List.of();
+            return Optional.of(upstream.getRcode() == Rcode.NOERROR ? upstream.getSection(Section.ANSWER) : List.of());
         } catch (IOException e) {
             // The client's resolver can still follow the CNAME itself.
-            return List.of();
+            return Optional.of(List.of());
         }
     }
 
     private Message negative(Message query, int rcode) {
-        Message response = reply(query, rcode);
+        Message response = emptyResponse(query, rcode);
         response.getHeader().setFlag(Flags.AA);
         response.addRecord(answers.soa(), Section.AUTHORITY);
         return response;
     }
 
-    private Message forward(Message query) {
+    /** The upstream's response (SERVFAIL when none answers), or empty when {@code mayBlock} is false. */
+    private Optional<Message> forward(Message query, boolean mayBlock) {
+        if (!mayBlock) {
+            return Optional.empty();
+        }
         Message upstream;
         try {
             upstream = forwarder.forward(query.clone());
         } catch (IOException e) {
             LOG.debug("no upstream answered {}: {}", query.getQuestion(), e.toString());
-            return reply(query, Rcode.SERVFAIL);
+            return Optional.of(emptyResponse(query, Rcode.SERVFAIL));
         }
         Message response = upstream.clone();
         response.getHeader().setID(query.getHeader().getID());
@@ -169,11 +214,11 @@ public final class QueryHandler {
         if (upstreamOpt != null) {
             response.removeRecord(upstreamOpt, Section.ADDITIONAL);
         }
-        return response;
+        return Optional.of(response);
     }
 
     /** An empty response to {@code query} that repeats its ID, opcode, RD bit and question. */
-    private static Message reply(Message query, int rcode) {
+    private static Message emptyResponse(Message query, int rcode) {
         Message response = new Message(query.getHeader().getID());
         Header header = response.getHeader();
         header.setFlag(Flags.QR);

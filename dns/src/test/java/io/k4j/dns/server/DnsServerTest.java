@@ -4,6 +4,7 @@ import static io.k4j.dns.records.Fixtures.clusterIpService;
 import static io.k4j.dns.records.Fixtures.headlessService;
 import static io.k4j.dns.records.Fixtures.slice;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.k4j.dns.records.ClusterAnswers;
 import io.k4j.dns.records.Fixtures.Address;
@@ -21,11 +22,14 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
+import org.xbill.DNS.Flags;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Rcode;
@@ -50,7 +54,7 @@ class DnsServerTest {
         index.putEndpointSlice(slice("shop", "big-1", "big", "IPv4", List.of(HTTP), addresses.toArray(Address[]::new)));
         QueryHandler handler = new QueryHandler(new ClusterAnswers(index, "cluster.local", Duration.ofSeconds(5), Optional.empty()),
                 FakeForwarder.failing());
-        server = new DnsServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), handler::handle,
+        server = new DnsServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), handler::reply,
                 new DnsServer.Limits(64, 8, Duration.ofSeconds(2)));
         server.start();
     }
@@ -116,6 +120,87 @@ class DnsServerTest {
             // Half a message, then hang up.
         }
         assertThat(addresses(resolver().send(query("web.shop.svc.cluster.local.", Type.A)))).containsExactly("10.96.0.20");
+    }
+
+    @Test
+    void zoneIsAnsweredWhileForwardedQueriesWaitOnTheUpstreamAndOnlyThoseCountAgainstTheLimit() throws Exception {
+        CountDownLatch forwarding = new CountDownLatch(1);
+        CountDownLatch upstreamAnswers = new CountDownLatch(1);
+        InetAddress upstreamAddress = InetAddress.getByName("192.0.2.1");
+        FakeForwarder slowUpstream = new FakeForwarder(query -> {
+            forwarding.countDown();
+            try {
+                upstreamAnswers.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            Message response = new Message(query.getHeader().getID());
+            response.getHeader().setFlag(Flags.QR);
+            response.addRecord(query.getQuestion(), Section.QUESTION);
+            response.addRecord(new ARecord(query.getQuestion().getName(), DClass.IN, 300, upstreamAddress), Section.ANSWER);
+            return response;
+        });
+        QueryHandler handler = new QueryHandler(new ClusterAnswers(index, "cluster.local", Duration.ofSeconds(5), Optional.empty()), slowUpstream);
+        // One query may wait on the upstream at a time.
+        try (DnsServer limited = new DnsServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), handler::reply,
+                new DnsServer.Limits(1, 8, Duration.ofSeconds(2)));
+                DatagramSocket client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            limited.start();
+            client.setSoTimeout(5000);
+            send(client, limited.address(), query("example.com.", Type.A), 1);
+            assertThat(forwarding.await(5, TimeUnit.SECONDS)).isTrue();
+            send(client, limited.address(), query("example.org.", Type.A), 2);
+            await().atMost(Duration.ofSeconds(5)).until(limited::droppedUdpQueries, dropped -> dropped == 1);
+
+            SimpleResolver resolver = new SimpleResolver(limited.address());
+            resolver.setTimeout(Duration.ofSeconds(5));
+            assertThat(addresses(resolver.send(query("web.shop.svc.cluster.local.", Type.A)))).containsExactly("10.96.0.20");
+            assertThat(limited.droppedUdpQueries()).isEqualTo(1);
+
+            upstreamAnswers.countDown();
+            Message forwarded = receive(client);
+            assertThat(forwarded.getHeader().getID()).isEqualTo(1);
+            assertThat(addresses(forwarded)).containsExactly("192.0.2.1");
+        } finally {
+            upstreamAnswers.countDown();
+        }
+    }
+
+    @Test
+    void severalClientsAreAnsweredConcurrently() throws Exception {
+        List<DatagramSocket> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                DatagramSocket client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                client.setSoTimeout(5000);
+                clients.add(client);
+            }
+            for (int round = 0; round < 20; round++) {
+                for (int i = 0; i < clients.size(); i++) {
+                    send(clients.get(i), server.address(), query(i % 2 == 0 ? "web.shop.svc.cluster.local." : "nope.shop.svc.cluster.local.", Type.A), round * 8 + i);
+                }
+                for (int i = 0; i < clients.size(); i++) {
+                    Message response = receive(clients.get(i));
+                    assertThat(response.getHeader().getID()).isEqualTo(round * 8 + i);
+                    assertThat(response.getRcode()).isEqualTo(i % 2 == 0 ? Rcode.NOERROR : Rcode.NXDOMAIN);
+                }
+            }
+        } finally {
+            clients.forEach(DatagramSocket::close);
+        }
+    }
+
+    private static void send(DatagramSocket client, InetSocketAddress server, Message query, int id) throws Exception {
+        query.getHeader().setID(id);
+        byte[] wire = query.toWire();
+        client.send(new DatagramPacket(wire, wire.length, server));
+    }
+
+    private static Message receive(DatagramSocket client) throws Exception {
+        DatagramPacket packet = new DatagramPacket(new byte[4096], 4096);
+        client.receive(packet);
+        return new Message(java.util.Arrays.copyOf(packet.getData(), packet.getLength()));
     }
 
     private SimpleResolver resolver() {

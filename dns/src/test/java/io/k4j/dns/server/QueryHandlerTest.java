@@ -213,6 +213,25 @@ class QueryHandlerTest {
     }
 
     @Test
+    void replyAnswersTheZoneAtOnceAndDefersOnlyWhatNeedsTheForwarder() {
+        assertThat(handler.reply(wire("web.shop.svc.cluster.local.", Type.A), Transport.UDP)).isInstanceOf(Reply.Answer.class);
+        assertThat(handler.reply(wire("nope.shop.svc.cluster.local.", Type.A), Transport.UDP)).isInstanceOf(Reply.Answer.class);
+        assertThat(handler.reply(wire("alias.shop.svc.cluster.local.", Type.A), Transport.UDP)).isInstanceOf(Reply.Answer.class);
+        assertThat(handler.reply(new byte[] {1, 2, 3}, Transport.UDP)).isEqualTo(Reply.none());
+
+        Reply outside = handler.reply(wire("example.com.", Type.A), Transport.UDP);
+        Reply externalName = handler.reply(wire("search.shop.svc.cluster.local.", Type.A), Transport.UDP);
+
+        assertThat(outside).isInstanceOf(Reply.Deferred.class);
+        assertThat(externalName).isInstanceOf(Reply.Deferred.class);
+        assertThat(forwarder.forwarded).isEmpty();
+        assertThat(addresses(parse(((Reply.Deferred) outside).complete().orElseThrow()))).containsExactly(address("192.0.2.1"));
+        Message chased = parse(((Reply.Deferred) externalName).complete().orElseThrow());
+        assertThat(chased.getSection(Section.ANSWER)).hasSize(2);
+        assertThat(forwarder.forwarded).extracting(query -> query.getQuestion().getName().toString()).containsExactly("example.com.", "search.example.com.");
+    }
+
+    @Test
     void upstreamFailureIsServfail() {
         QueryHandler failing = new QueryHandler(new ClusterAnswers(index, "cluster.local", Duration.ofSeconds(5), Optional.empty()), FakeForwarder.failing());
 
@@ -290,6 +309,10 @@ class QueryHandlerTest {
     private Message ask(String name, int type) {
         Message query = Message.newQuery(Record.newRecord(name(name), type, DClass.IN));
         return parse(handler.handle(query.toWire(), Transport.TCP).orElseThrow());
+    }
+
+    private static byte[] wire(String name, int type) {
+        return Message.newQuery(Record.newRecord(name(name), type, DClass.IN)).toWire();
     }
 
     private static Message upstreamAnswer(Message query) {
