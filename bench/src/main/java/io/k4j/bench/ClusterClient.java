@@ -2,12 +2,7 @@ package io.k4j.bench;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.k4j.apiserver.pki.CertificateAndKey;
-import io.k4j.apiserver.pki.Pem;
-import io.k4j.apiserver.pki.TlsContexts;
+import io.k4j.e2e.KubeconfigHttpClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -17,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -37,30 +31,8 @@ final class ClusterClient {
     }
 
     static ClusterClient fromKubeconfig(Path kubeconfig) {
-        try {
-            JsonNode config = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(kubeconfig));
-            JsonNode cluster = config.path("clusters").path(0).path("cluster");
-            JsonNode user = config.path("users").path(0).path("user");
-            X509Certificate authority = Pem.decodeCertificate(decode(cluster, "certificate-authority-data"));
-            CertificateAndKey identity = new CertificateAndKey(
-                    Pem.decodeCertificate(decode(user, "client-certificate-data")), Pem.decodePrivateKey(decode(user, "client-key-data")));
-            HttpClient client = HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_2)
-                    .sslContext(TlsContexts.clientContext(List.of(authority), Optional.of(identity)))
-                    .connectTimeout(Duration.ofSeconds(10))
-                    .build();
-            return new ClusterClient(URI.create(cluster.path("server").asText()), client);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String decode(JsonNode node, String field) {
-        String value = node.path(field).asText("");
-        if (value.isEmpty()) {
-            throw new IllegalStateException("kubeconfig has no " + field);
-        }
-        return new String(Base64.getDecoder().decode(value), StandardCharsets.US_ASCII);
+        KubeconfigHttpClient client = KubeconfigHttpClient.of(kubeconfig);
+        return new ClusterClient(client.server(), client.client());
     }
 
     HttpResponse<String> send(String method, String path, String body) {

@@ -164,8 +164,7 @@ final class DnsBench {
                 a ClusterIP A, a headless A (%d records), the SRV of the ClusterIP service's named port and the NXDOMAIN a pod in
                 another namespace gets for the same name first (ndots:5 search path). The server runs in the bench JVM (nothing
                 else runs there during the measured run) and dnsperf in its own process on the same 2 cores; load average %s
-                before, %s after (other agents' builds and tests share the machine, so the rate is what the server got of the
-                cores, not its capacity alone).
+                before, %s after (anything else running on the machine shares the cores with both).
                 """, command, warmUp.toSeconds(), run.perSecond(), run.latencies().percentileMillis(50), run.latencies().percentileMillis(99),
                 run.latencies().percentileMillis(99.9), run.averageSeconds() * 1e3, run.minimumSeconds() * 1e3, run.maximumSeconds() * 1e3,
                 TIMEOUT_SECONDS, run.sent(), run.completed(), run.lost(), run.responseCodes(),

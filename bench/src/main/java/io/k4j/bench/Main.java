@@ -120,7 +120,8 @@ public final class Main {
             if (dnsperf.isEmpty() && !generator.equals("jdk")) {
                 log("dnsperf not found (Debian package dnsperf): loading the DNS server with Java clients in its own JVM, which cost as much CPU as the server");
             }
-            String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n"
+            String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: "
+                    + machine("the DNS server in the bench's JVM (" + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap)") + ". Command: " + command + ". Commit: " + commit() + ".\n"
                     + DnsBench.run(dnsperf, DNS_CLIENTS, Duration.ofSeconds(5), Duration.ofSeconds(10), work);
             System.out.print(section);
             ensureDocument(output);
@@ -388,6 +389,12 @@ public final class Main {
     }
 
     private static String machine() {
+        return machine(Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap for the load generator, "
+                + System.getProperty("k4j.server.heap", "1g") + " for the server");
+    }
+
+    /** @param heaps what runs in which heap, e.g. the server's and the load generator's */
+    private static String machine(String heaps) {
         String cpu = "unknown CPU";
         try {
             cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
@@ -404,9 +411,7 @@ public final class Main {
         } catch (IOException e) {
             host = "unknown host";
         }
-        return Runtime.getRuntime().availableProcessors() + " cores (" + cpu + "), "
-                + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap for the load generator, " + System.getProperty("k4j.server.heap", "1g") + " for the server, JDK "
-                + Runtime.version() + ", " + host;
+        return Runtime.getRuntime().availableProcessors() + " cores (" + cpu + "), " + heaps + ", JDK " + Runtime.version() + ", " + host;
     }
 
     private static void log(String message) {

@@ -154,8 +154,7 @@ final class ProxyBench {
 
                     Partial syncs of the isolated changes (generate all rules, diff, write the changed chains): p50 %.1f ms, p99 %.1f ms,
                     of which iptables-restore p50 %.1f ms, p99 %.1f ms. Full `iptables-restore --noflush` of all %d rules (%d chains, nat
-                    and filter, %d KiB) in the namespace: best %.0f ms, median %.0f ms of %d. Load average %s before, %s after (2 cores
-                    shared with other helpers' builds and tests).
+                    and filter, %d KiB) in the namespace: best %.0f ms, median %.0f ms of %d. Load average %s before, %s after.
                     """, services, endpointsPerService, services * endpointsPerService,
                     isolated.count(), isolated.percentileMillis(50), isolated.percentileMillis(99), isolated.percentileMillis(100),
                     churnRate, churn.count(), churn.percentileMillis(50), churn.percentileMillis(99), churn.percentileMillis(100),

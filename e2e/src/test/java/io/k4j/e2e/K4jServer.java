@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -223,15 +225,22 @@ public final class K4jServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         // Generous: on a loaded 2-core machine a first start (keys, class loading) can take many times its idle time.
+        // The server writes the admin kubeconfig once it is ready; /readyz is then asked straight over HTTPS, often,
+        // since a kubectl process per poll would both load the machine the server starts on and add its own start to
+        // the measured time.
+        KubeconfigHttpClient[] readyz = new KubeconfigHttpClient[1];
         await("k4j server on port " + port + " ready")
                 .atMost(Duration.ofSeconds(180))
-                .pollInterval(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     if (!process.isAlive()) {
                         throw new IllegalStateException("k4j server exited with " + process.exitValue() + "; the end of "
                                 + dataDirectory.resolve("server.log") + " (a temporary directory may be gone after the test):\n" + logTail(40));
                     }
-                    return Files.exists(kubeconfig()) && kubectl().run("get", "--raw", "/readyz").exitCode() == 0;
+                    if (readyz[0] == null && Files.exists(kubeconfig())) {
+                        readyz[0] = KubeconfigHttpClient.of(kubeconfig());
+                    }
+                    return readyz[0] != null && answersReadyz(readyz[0]);
                 });
         readyAfter = Duration.ofNanos(System.nanoTime() - launched);
     }
@@ -272,6 +281,18 @@ public final class K4jServer implements AutoCloseable {
                 files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
             }
             return Files.exists(archive);
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static boolean answersReadyz(KubeconfigHttpClient readyz) {
+        HttpRequest request = HttpRequest.newBuilder(readyz.server().resolve("/readyz")).timeout(Duration.ofSeconds(10)).GET().build();
+        try {
+            return readyz.client().send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

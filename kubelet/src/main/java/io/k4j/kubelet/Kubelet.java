@@ -51,9 +51,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -82,6 +86,8 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private final EventRecorder events;
     private final InstantSource clock;
     private final PodWorkers workers;
+    /** Writes a sync's first pod status beside the rest of the sync. */
+    private final ExecutorService statusWriter = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1,
             Thread.ofPlatform().daemon().name("k4j-kubelet-timer").factory());
     private final Map<String, Pod> pods = new ConcurrentHashMap<>();
@@ -402,39 +408,69 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         }
         // As upstream's SyncPod: the status of what runs now is written before volumes, sandbox, images and containers
         // are prepared, so a new pod shows Pending and ContainerCreating (with hostIP and startTime) while that work
-        // takes its time; an unchanged status is not written again.
+        // takes its time; an unchanged status is not written again. The write runs beside that work, as upstream's
+        // status manager writes apart from the pod worker; this sync waits for it before its last status write and
+        // before it ends, so the pod's writes stay in order.
         long syncStart = System.nanoTime();
-        writeStatus(pod, status);
-        long statusWritten = System.nanoTime();
-        PodVolumes podVolumes;
+        AtomicLong firstStatusNanos = new AtomicLong();
+        Future<?> firstStatus = statusWriter.submit(() -> {
+            try {
+                writeStatus(pod, status);
+            }
+            catch (RuntimeException e) {
+                log.debug("Writing the status of pod {} failed; the end of its sync writes again: {}",
+                        pod.getMetadata().getName(), e.toString());
+            }
+            firstStatusNanos.set(System.nanoTime() - syncStart);
+        });
         try {
-            podVolumes = volumes.mount(pod);
+            PodVolumes podVolumes;
+            try {
+                podVolumes = volumes.mount(pod);
+            }
+            catch (VolumeMountException e) {
+                events.event(pod, EventRecorder.WARNING, e.reason(), e.getMessage());
+                requeue(uid, clock.instant().plus(RETRY));
+                return;
+            }
+            probes.addPod(pod);
+            Set<String> failedProbes = unhealthy.getOrDefault(uid, Set.of());
+            long volumesMounted = System.nanoTime();
+            SyncOutcome outcome = runtime.syncPod(pod, status, podVolumes, Set.copyOf(failedProbes));
+            long runtimeSynced = System.nanoTime();
+            failedProbes.forEach(id -> unhealthy.getOrDefault(uid, Set.of()).remove(id));
+            Map<String, ContainerWaiting> reasons = waiting.computeIfAbsent(uid, key -> new ConcurrentHashMap<>());
+            outcome.started().forEach(reasons::remove);
+            reasons.putAll(outcome.waiting());
+            PodRuntimeStatus after = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+            runtimeCache.put(uid, after);
+            fingerprints.put(uid, fingerprint(after));
+            awaitQuietly(firstStatus);
+            writeStatus(pod, after);
+            if (!outcome.started().isEmpty()) {
+                log.debug("Synced pod {}/{}, started {}: volumes {} ms, runtime {} ms, final status {} ms; first status "
+                        + "written beside them in {} ms", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                        outcome.started(), (volumesMounted - syncStart) / 1_000_000,
+                        (runtimeSynced - volumesMounted) / 1_000_000, (System.nanoTime() - runtimeSynced) / 1_000_000,
+                        firstStatusNanos.get() / 1_000_000);
+            }
+            outcome.requeueAt().ifPresent(at -> requeue(uid, at));
         }
-        catch (VolumeMountException e) {
-            events.event(pod, EventRecorder.WARNING, e.reason(), e.getMessage());
-            requeue(uid, clock.instant().plus(RETRY));
-            return;
+        finally {
+            awaitQuietly(firstStatus);
         }
-        probes.addPod(pod);
-        Set<String> failedProbes = unhealthy.getOrDefault(uid, Set.of());
-        long volumesMounted = System.nanoTime();
-        SyncOutcome outcome = runtime.syncPod(pod, status, podVolumes, Set.copyOf(failedProbes));
-        long runtimeSynced = System.nanoTime();
-        failedProbes.forEach(id -> unhealthy.getOrDefault(uid, Set.of()).remove(id));
-        Map<String, ContainerWaiting> reasons = waiting.computeIfAbsent(uid, key -> new ConcurrentHashMap<>());
-        outcome.started().forEach(reasons::remove);
-        reasons.putAll(outcome.waiting());
-        PodRuntimeStatus after = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
-        runtimeCache.put(uid, after);
-        fingerprints.put(uid, fingerprint(after));
-        writeStatus(pod, after);
-        if (!outcome.started().isEmpty()) {
-            log.debug("Synced pod {}/{}, started {}: status {} ms, volumes {} ms, runtime {} ms, final status {} ms",
-                    pod.getMetadata().getNamespace(), pod.getMetadata().getName(), outcome.started(),
-                    (statusWritten - syncStart) / 1_000_000, (volumesMounted - statusWritten) / 1_000_000,
-                    (runtimeSynced - volumesMounted) / 1_000_000, (System.nanoTime() - runtimeSynced) / 1_000_000);
+    }
+
+    private static void awaitQuietly(Future<?> task) {
+        try {
+            task.get();
         }
-        outcome.requeueAt().ifPresent(at -> requeue(uid, at));
+        catch (ExecutionException e) {
+            // The task logs its own failures.
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private List<Pod> admittedPods(String except) {
@@ -723,6 +759,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         }
         timer.shutdownNow();
         workers.close();
+        statusWriter.close();
         probes.close();
         nodeStatus.close();
         runtime.close();
