@@ -104,9 +104,15 @@ final class PodStartupBench {
             Rss loaded = rss();
             Latencies toBound = new Latencies();
             Latencies toKubeletStatus = new Latencies();
+            long batchStart = names.stream().mapToLong(created::get).min().orElseThrow();
+            log("pod-startup: the batch's first create was sent at " + java.time.LocalTime.now().minusNanos(System.nanoTime() - batchStart));
             for (String name : names) {
                 toBound.record(bound.getOrDefault(name, ready.get(name)) - created.get(name));
                 toKubeletStatus.record(kubeletStatus.getOrDefault(name, ready.get(name)) - created.get(name));
+                // Each pod's timeline from the batch's first create, to set beside the server's -v 2 sync lines.
+                log(String.format(Locale.ROOT, "pod-startup: %s created +%d ms, bound +%d ms, first kubelet status +%d ms, Running and Ready +%d ms",
+                        name, (created.get(name) - batchStart) / 1_000_000, (bound.getOrDefault(name, ready.get(name)) - batchStart) / 1_000_000,
+                        (kubeletStatus.getOrDefault(name, ready.get(name)) - batchStart) / 1_000_000, (ready.get(name) - batchStart) / 1_000_000));
             }
             log("pod-startup: deleting the batch");
             deletePods(names);
