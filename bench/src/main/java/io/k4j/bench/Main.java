@@ -227,7 +227,8 @@ public final class Main {
                     section.append("(The first ").append(started.failedStarts()).append(" start(s) did not answer /readyz within the 60 s limit on the loaded machine; ")
                             .append("the numbers are from the next start.) ");
                 }
-                section.append("Ready after start: ").append(server.readyAfter().toMillis()).append(" ms (target ≤ 3000). ")
+                section.append("Ready after start (launching the JVM ▶ the admin kubeconfig written, the server's last step before /readyz passes): ")
+                        .append(server.readyAfter().toMillis()).append(" ms (target ≤ 3000). ")
                         .append("Idle RSS: ").append(idleRss / (1024 * 1024)).append(" MiB (target ≤ 400). ")
                         .append("Load generator: ").append(creates.description()).append(".\n\n");
                 // The server's JIT compiles the create path during the first thousands of requests; measured runs
