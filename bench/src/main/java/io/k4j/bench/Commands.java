@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /** Runs host commands and reads process facts from /proc for the node benchmarks. Stateless and thread-safe. */
@@ -16,6 +17,18 @@ final class Commands {
     record Outcome(int exitCode, String output) {}
 
     /** Runs {@code command} with {@code input} on its standard input (null for none); fails on a non-zero exit. */
+    /** The executable {@code name} on the {@code PATH}, if installed. */
+    static Optional<Path> onPath(String name) {
+        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+        for (String directory : path.split(":")) {
+            Path candidate = Path.of(directory.isEmpty() ? "." : directory, name);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
     static String run(List<String> command, String input) throws IOException, InterruptedException {
         Outcome outcome = attempt(command, input);
         if (outcome.exitCode() != 0) {

@@ -63,18 +63,6 @@ final class DnsBench {
 
     private DnsBench() {}
 
-    /** dnsperf on the {@code PATH}, if installed. */
-    static Optional<Path> findDnsperf() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-        for (String directory : path.split(":")) {
-            Path candidate = Path.of(directory.isEmpty() ? "." : directory, "dnsperf");
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
     /**
      * Loads the server with dnsperf when {@code dnsperf} is present, otherwise with {@code javaClients} closed-loop Java
      * clients, and returns the markdown table of the measured run.

@@ -38,18 +38,6 @@ final class H2Load {
         this.work = requireNonNull(work, "work is null");
     }
 
-    /** h2load on the {@code PATH}, if installed. */
-    static Optional<Path> find() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-        for (String directory : path.split(":")) {
-            Path candidate = Path.of(directory.isEmpty() ? "." : directory, "h2load");
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
     static H2Load create(Path executable, URI server, String token, Path work) {
         return new H2Load(executable, server, token, work);
     }

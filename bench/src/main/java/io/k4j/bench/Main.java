@@ -111,15 +111,8 @@ public final class Main {
             return;
         }
         if (suite.equals("dns")) {
-            Optional<Path> dnsperf = switch (generator) {
-                case "auto" -> DnsBench.findDnsperf();
-                case "dnsperf" -> Optional.of(DnsBench.findDnsperf().orElseThrow(() -> new IllegalStateException("dnsperf is not installed (Debian package dnsperf)")));
-                case "jdk" -> Optional.empty();
-                default -> throw new IllegalArgumentException("unknown generator " + generator + " for the dns suite; use auto, dnsperf or jdk");
-            };
-            if (dnsperf.isEmpty() && !generator.equals("jdk")) {
-                log("dnsperf not found (Debian package dnsperf): loading the DNS server with Java clients in its own JVM, which cost as much CPU as the server");
-            }
+            Optional<Path> dnsperf = generator(generator, "dnsperf", "dnsperf",
+                    "loading the DNS server with Java clients in its own JVM, which cost as much CPU as the server");
             String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: "
                     + machine("the DNS server in the bench's JVM (" + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap)") + ". Command: " + command + ". Commit: " + commit() + ".\n"
                     + DnsBench.run(dnsperf, DNS_CLIENTS, Duration.ofSeconds(5), Duration.ofSeconds(10), work);
@@ -172,16 +165,28 @@ public final class Main {
 
     /** The h2load executable the {@code --generator} asks for: none for {@code jdk}, the installed one for {@code auto} or {@code h2load}. */
     private static Optional<Path> loadGenerator(String generator) {
-        Optional<Path> h2load = switch (generator) {
-            case "auto" -> H2Load.find();
-            case "h2load" -> Optional.of(H2Load.find().orElseThrow(() -> new IllegalStateException("h2load is not installed (Debian package nghttp2-client)")));
+        return generator(generator, "h2load", "nghttp2-client", "creating pods with the JDK client, which costs more CPU than the server it measures");
+    }
+
+    /**
+     * The load generator {@code tool} the {@code --generator} asks for: none for {@code jdk}, the installed one for
+     * {@code auto} or the tool's name (which must be installed); without it, {@code fallback} says what is used instead.
+     */
+    private static Optional<Path> generator(String requested, String tool, String debianPackage, String fallback) {
+        Optional<Path> found = switch (requested) {
             case "jdk" -> Optional.empty();
-            default -> throw new IllegalArgumentException("unknown generator " + generator + "; use auto, h2load or jdk");
+            case "auto" -> Commands.onPath(tool);
+            default -> {
+                if (!requested.equals(tool)) {
+                    throw new IllegalArgumentException("unknown generator " + requested + "; use auto, " + tool + " or jdk");
+                }
+                yield Optional.of(Commands.onPath(tool).orElseThrow(() -> new IllegalStateException(tool + " is not installed (Debian package " + debianPackage + ")")));
+            }
         };
-        if (h2load.isEmpty() && !generator.equals("jdk")) {
-            log("h2load not found (Debian package nghttp2-client): creating pods with the JDK client, which costs more CPU than the server it measures");
+        if (found.isEmpty() && !requested.equals("jdk")) {
+            log(tool + " not found (Debian package " + debianPackage + "): " + fallback);
         }
-        return h2load;
+        return found;
     }
 
     private static String runBackend(String backend, Path directory, double scale, int watchers, Optional<Path> h2load) throws Exception {
