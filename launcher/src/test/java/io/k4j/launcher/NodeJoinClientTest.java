@@ -3,23 +3,16 @@ package io.k4j.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.k4j.apiserver.ApiServer;
-import io.k4j.apiserver.ApiServerConfig;
-import io.k4j.apiserver.authentication.x509.X509Authenticator;
 import io.k4j.apiserver.nodejoin.NodeCredentials;
 import io.k4j.apiserver.nodejoin.NodeCredentialsRequest;
-import io.k4j.apiserver.nodejoin.NodeJoinHandler;
 import io.k4j.apiserver.nodejoin.NodeJoinToken;
+import io.k4j.apiserver.nodejoin.testing.NodeJoinServer;
 import io.k4j.apiserver.pki.ClusterPki;
-import io.k4j.apiserver.pki.PkiOptions;
-import io.k4j.apiserver.pki.TlsContexts;
-import io.k4j.storage.sqlite.SqliteKeyValueStore;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -35,32 +28,22 @@ class NodeJoinClientTest {
     @TempDir
     static Path directory;
 
-    private static SqliteKeyValueStore storage;
-    private static ApiServer server;
+    private static NodeJoinServer joinServer;
     private static ClusterPki pki;
     private static NodeJoinToken token;
     private static URI serverUri;
 
     @BeforeAll
     static void start() throws Exception {
-        pki = ClusterPki.loadOrCreate(directory.resolve("pki"), PkiOptions.of("k4j-host", "server-node", InetAddress.getByName("10.43.0.1")));
-        token = NodeJoinToken.loadOrCreate(directory.resolve("token"), pki.caCertificate());
-        storage = SqliteKeyValueStore.open(directory.resolve("state.db"));
-        server = new ApiServer(ApiServerConfig.builder(storage, TlsContexts.keyStore(pki.apiServer(), List.of(pki.caCertificate())), TlsContexts.KEY_STORE_PASSWORD)
-                .listen("127.0.0.1", 0)
-                .clientCaCertificates(List.of(pki.caCertificate()))
-                .authenticators(List.of(new X509Authenticator(InstantSource.system())))
-                .preAuthenticationHandlers(List.of(new NodeJoinHandler(token, pki, "10.42.0.0/16")))
-                .build());
-        server.start();
-        serverUri = URI.create("https://127.0.0.1:" + server.port());
+        joinServer = NodeJoinServer.start(directory);
+        pki = joinServer.pki();
+        token = joinServer.token();
+        serverUri = joinServer.uri();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        server.close();
-        storage.close();
-        pki.awaitBackgroundWork();
+        joinServer.close();
     }
 
     @Test

@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.k4j.api.codec.Json;
 import io.k4j.apiserver.ApiServer;
-import io.k4j.apiserver.ApiServerConfig;
 import io.k4j.apiserver.authentication.AuthenticationRequest;
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.authentication.x509.X509Authenticator;
+import io.k4j.apiserver.nodejoin.testing.NodeJoinServer;
 import io.k4j.apiserver.pki.ClusterPki;
 import io.k4j.apiserver.pki.Pem;
-import io.k4j.apiserver.pki.PkiOptions;
 import io.k4j.apiserver.pki.TlsContexts;
-import io.k4j.storage.sqlite.SqliteKeyValueStore;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +40,7 @@ class NodeJoinHandlerTest {
     @TempDir
     static Path directory;
 
-    private static SqliteKeyValueStore storage;
+    private static NodeJoinServer joinServer;
     private static ApiServer server;
     private static ClusterPki pki;
     private static NodeJoinToken token;
@@ -51,24 +48,16 @@ class NodeJoinHandlerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        pki = ClusterPki.loadOrCreate(directory.resolve("pki"), PkiOptions.of("k4j-host", "server-node", InetAddress.getByName("10.43.0.1")));
-        token = NodeJoinToken.loadOrCreate(directory.resolve("token"), pki.caCertificate());
-        storage = SqliteKeyValueStore.open(directory.resolve("state.db"));
-        server = new ApiServer(ApiServerConfig.builder(storage, TlsContexts.keyStore(pki.apiServer(), List.of(pki.caCertificate())), TlsContexts.KEY_STORE_PASSWORD)
-                .listen("127.0.0.1", 0)
-                .clientCaCertificates(List.of(pki.caCertificate()))
-                .authenticators(List.of(new X509Authenticator(InstantSource.system())))
-                .preAuthenticationHandlers(List.of(new NodeJoinHandler(token, pki, "10.42.0.0/16")))
-                .build());
-        server.start();
+        joinServer = NodeJoinServer.start(directory);
+        pki = joinServer.pki();
+        token = joinServer.token();
+        server = joinServer.server();
         client = HttpClient.newBuilder().sslContext(TlsContexts.clientContext(List.of(pki.caCertificate()), Optional.empty())).build();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        server.close();
-        storage.close();
-        pki.awaitBackgroundWork();
+        joinServer.close();
     }
 
     private static HttpResponse<String> post(String path, String authorization, String body) throws Exception {
