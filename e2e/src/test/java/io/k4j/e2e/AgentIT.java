@@ -2,7 +2,6 @@ package io.k4j.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,8 +43,7 @@ class AgentIT {
 
     @BeforeAll
     static void start() {
-        assumeTrue("root".equals(System.getProperty("user.name")), "a real node needs root");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
+        K4jServer.assumeRealNodePossible();
         slot = RealNodeSlots.take();
         Path base = Path.of("/tmp").resolve("k4j-agentit-" + ProcessHandle.current().pid());
         server = K4jServer.start(base.resolve("server"), "--cluster-cidr", slot.clusterCidr());

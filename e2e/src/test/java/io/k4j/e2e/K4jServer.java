@@ -2,6 +2,7 @@ package io.k4j.e2e;
 
 import static java.util.Objects.requireNonNull;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,6 +59,12 @@ public final class K4jServer implements AutoCloseable {
         K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.empty(), Optional.empty());
         server.startProcess();
         return server;
+    }
+
+    /** Skips the calling test unless this machine can run a real node: root, and containerd installed. */
+    public static void assumeRealNodePossible() {
+        assumeTrue("root".equals(System.getProperty("user.name")), "a real node needs root");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
     }
 
     /** Starts a server with its real node (k4j's containerd and kubelet) and waits until the apiserver is ready. */

@@ -2,7 +2,6 @@ package io.k4j.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.k4j.kubelet.cri.CriConnection;
 import io.k4j.kubelet.cri.CriTimeouts;
@@ -62,8 +61,7 @@ class KubeletHousekeepingIT {
 
     @BeforeAll
     static void start() {
-        assumeTrue("root".equals(System.getProperty("user.name")), "a real node needs root");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
+        K4jServer.assumeRealNodePossible();
         server = K4jServer.startWithNode(Path.of("/tmp").resolve("k4j-housekeeping-" + ProcessHandle.current().pid()),
                 "--eviction-hard", "memory.available<1000Gi");
         kubectl = new Kubectl(server.kubeconfig());

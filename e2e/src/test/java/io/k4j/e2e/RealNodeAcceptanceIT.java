@@ -2,7 +2,6 @@ package io.k4j.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.k4j.kubelet.cri.CriConnection;
 import io.k4j.kubelet.cri.CriTimeouts;
@@ -159,8 +158,7 @@ class RealNodeAcceptanceIT {
 
     @BeforeAll
     static void start() throws IOException {
-        assumeTrue("root".equals(System.getProperty("user.name")), "a real node needs root");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
+        K4jServer.assumeRealNodePossible();
         server = K4jServer.startWithNode(Path.of("/tmp").resolve("k4j-acceptance-" + ProcessHandle.current().pid()));
         kubectl = new Kubectl(server.kubeconfig());
         workDirectory = Files.createDirectories(server.dataDirectory().resolve("acceptance"));

@@ -2,7 +2,6 @@ package io.k4j.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,8 +29,7 @@ class RealNodeFailuresIT {
 
     @BeforeAll
     static void start() {
-        assumeTrue("root".equals(System.getProperty("user.name")), "a real node needs root");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
+        K4jServer.assumeRealNodePossible();
         server = K4jServer.startWithNode(Path.of("/tmp").resolve("k4j-failures-" + ProcessHandle.current().pid()));
         kubectl = new Kubectl(server.kubeconfig());
         server.awaitNodeReady();

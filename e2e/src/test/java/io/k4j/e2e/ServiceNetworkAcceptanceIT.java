@@ -67,8 +67,7 @@ class ServiceNetworkAcceptanceIT {
 
     @BeforeAll
     static void start() {
-        assumeTrue("root".equals(System.getProperty("user.name")), "a real node and kube-proxy need root");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/containerd")), "containerd is not installed");
+        K4jServer.assumeRealNodePossible();
         assumeTrue(Files.isExecutable(Path.of("/usr/sbin/iptables")) || Files.isExecutable(Path.of("/sbin/iptables")),
                 "iptables is not installed");
         server = K4jServer.startWithNodeAndHostKubeProxy(Path.of("/tmp").resolve("k4j-svcnet-" + ProcessHandle.current().pid()));
