@@ -125,7 +125,7 @@ public final class ClusterPki {
     public void prepareAll() {
         preparing = true;
         Thread.ofPlatform().daemon().name("pki-prepare").start(() -> {
-            for (FutureTask<CertificateAndKey> task : List.of(controllerManager, scheduler, nodeClient, kubeProxy, apiServerKubeletClient)) {
+            for (FutureTask<CertificateAndKey> task : componentIdentities()) {
                 task.run();
             }
         });
@@ -137,11 +137,14 @@ public final class ClusterPki {
      */
     public void awaitBackgroundWork() {
         obtain(admin);
-        for (FutureTask<CertificateAndKey> task : List.of(controllerManager, scheduler, nodeClient, kubeProxy, apiServerKubeletClient)) {
-            if (task.isDone() || preparing) {
-                obtain(task);
-            }
+        if (preparing) {
+            componentIdentities().forEach(ClusterPki::obtain);
         }
+    }
+
+    /** The identities made on first use or by {@link #prepareAll}. */
+    private List<FutureTask<CertificateAndKey>> componentIdentities() {
+        return List.of(controllerManager, scheduler, nodeClient, kubeProxy, apiServerKubeletClient);
     }
 
     private static <T> T result(Future<T> task) {
