@@ -447,7 +447,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
             fingerprints.put(uid, fingerprint(after));
             awaitQuietly(firstStatus);
             writeStatus(pod, after);
-            if (!outcome.started().isEmpty()) {
+            if (!outcome.started().isEmpty() && log.isDebugEnabled()) {
                 log.debug("Synced pod {}/{}, started {}: volumes {} ms, runtime {} ms, final status {} ms; first status "
                         + "written beside them in {} ms", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
                         outcome.started(), (volumesMounted - syncStart) / 1_000_000,

@@ -270,8 +270,10 @@ public final class KubeRuntimeManager {
                 long ran = System.nanoTime();
                 String ip = runtime.podSandboxStatus(sandboxId, false).getStatus().getNetwork().getIp();
                 podIps = ip.isEmpty() ? List.of() : List.of(ip);
-                log.debug("Created the sandbox of pod {}: RunPodSandbox {} ms, PodSandboxStatus {} ms", podDescription(pod),
-                        millisBetween(start, ran), millisBetween(ran, System.nanoTime()));
+                if (log.isDebugEnabled()) {
+                    log.debug("Created the sandbox of pod {}: RunPodSandbox {} ms, PodSandboxStatus {} ms", podDescription(pod),
+                            millisBetween(start, ran), millisBetween(ran, System.nanoTime()));
+                }
             }
             catch (CriException | IOException e) {
                 events.event(pod, EventRecorder.WARNING, "FailedCreatePodSandBox",
@@ -393,9 +395,11 @@ public final class KubeRuntimeManager {
                     Optional.of(clock.instant().plusSeconds(1)));
         }
         events.event(pod, fieldPath, EventRecorder.NORMAL, "Started", "Started container " + container.getName());
-        log.debug("Started container {} of pod {}: image {} ms, config and CreateContainer {} ms, StartContainer {} ms",
-                container.getName(), podDescription(pod), millisBetween(start, imageReady), millisBetween(imageReady, created),
-                millisBetween(created, System.nanoTime()));
+        if (log.isDebugEnabled()) {
+            log.debug("Started container {} of pod {}: image {} ms, config and CreateContainer {} ms, StartContainer {} ms",
+                    container.getName(), podDescription(pod), millisBetween(start, imageReady), millisBetween(imageReady, created),
+                    millisBetween(created, System.nanoTime()));
+        }
         Optional<String> hookFailure = hooks.runPostStart(pod, container, containerId, podIps);
         if (hookFailure.isPresent()) {
             try {
