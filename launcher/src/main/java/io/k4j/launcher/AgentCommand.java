@@ -54,23 +54,8 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--node-ip", description = "The node's address that the cluster reaches it on (default: the host's first non-loopback IPv4).")
     String nodeIp;
 
-    @Option(names = "--container-runtime-endpoint",
-            description = "The node's CRI endpoint (unix:///path); k4j starts and supervises its own containerd when absent.")
-    String containerRuntimeEndpoint;
-
-    @Option(names = "--kubelet-port", defaultValue = "10250", description = "The port of the node's kubelet server (default ${DEFAULT-VALUE}).")
-    int kubeletPort;
-
-    @Option(names = "--cni-bridge", hidden = true, defaultValue = "cni0",
-            description = "The Linux bridge the node's pods attach to: another name lets a second node share the host (tests).")
-    String cniBridge;
-
     @Option(names = "--disable-kube-proxy", description = "Do not run kube-proxy (it runs by default; it needs iptables).")
     boolean disableKubeProxy;
-
-    @Option(names = "--kube-proxy-network-namespace", hidden = true,
-            description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
-    String kubeProxyNetworkNamespace;
 
     @Option(names = "--cluster-dns", defaultValue = "10.96.0.10",
             description = "The kube-dns service's cluster IP that ClusterFirst pods use as name server, when kube-proxy runs on this host (default ${DEFAULT-VALUE}).")
@@ -78,6 +63,9 @@ final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--cluster-domain", defaultValue = "cluster.local", description = "The cluster's DNS domain (default ${DEFAULT-VALUE}).")
     String clusterDomain;
+
+    @picocli.CommandLine.Mixin
+    NodeRuntimeOptions nodeRuntime = new NodeRuntimeOptions();
 
     @picocli.CommandLine.Mixin
     KubeletHousekeepingOptions housekeeping = new KubeletHousekeepingOptions();
@@ -131,10 +119,10 @@ final class AgentCommand implements Callable<Integer> {
         LOG.info("wrote the node's kubeconfig to {}", directory.resolve("kubelet.kubeconfig"));
 
         NodeConfig node = new NodeConfig(directory, name, hostName, addresses,
-                Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()), kubeletPort, cniBridge, disableKubeProxy,
-                Optional.ofNullable(kubeProxyNetworkNamespace), credentials.clusterCidr(), housekeeping.podManifestPath(),
+                nodeRuntime.containerRuntimeEndpoint(), nodeRuntime.kubeletPort(), nodeRuntime.cniBridge(), disableKubeProxy,
+                nodeRuntime.kubeProxyNetworkNamespace(), credentials.clusterCidr(), housekeeping.podManifestPath(),
                 housekeeping.evictionHard(), housekeeping.imageGcPolicy(),
-                KubeProxyComponent.programsHostTables(disableKubeProxy, Optional.ofNullable(kubeProxyNetworkNamespace)) ? List.of(clusterDns) : List.of(),
+                KubeProxyComponent.programsHostTables(disableKubeProxy, nodeRuntime.kubeProxyNetworkNamespace()) ? List.of(clusterDns) : List.of(),
                 clusterDomain);
         return run(node, new JoinedNodeIdentity(serverUrl, credentials));
     }

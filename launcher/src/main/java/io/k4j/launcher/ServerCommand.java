@@ -79,28 +79,15 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--disable-agent", description = "Run only the control plane, without a real node (containerd, kubelet).")
     boolean disableAgent;
 
-    @Option(names = "--container-runtime-endpoint",
-            description = "The node's CRI endpoint (unix:///path); k4j starts and supervises its own containerd when absent.")
-    String containerRuntimeEndpoint;
-
-
     @Option(names = "--node-name", description = "The real node's name (default: the host name).")
     String nodeName;
-
-    @Option(names = "--kubelet-port", defaultValue = "10250", description = "The port of the node's kubelet server (default ${DEFAULT-VALUE}).")
-    int kubeletPort;
-
-    @Option(names = "--cni-bridge", hidden = true, defaultValue = "cni0",
-            description = "The Linux bridge the node's pods attach to: another name lets a second node share the host (tests).")
-    String cniBridge;
 
     @Option(names = "--disable-kube-proxy",
             description = "Do not run kube-proxy (it runs by default when the server runs as root; it needs iptables).")
     boolean disableKubeProxy;
 
-    @Option(names = "--kube-proxy-network-namespace", hidden = true,
-            description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
-    String kubeProxyNetworkNamespace;
+    @CommandLine.Mixin
+    NodeRuntimeOptions nodeRuntime = new NodeRuntimeOptions();
 
     @CommandLine.Mixin
     KubeletHousekeepingOptions housekeeping = new KubeletHousekeepingOptions();
@@ -150,12 +137,12 @@ final class ServerCommand implements Callable<Integer> {
                 clusterDomain,
                 ClusterDnsComponent.parseBindAddress(clusterDnsBind),
                 disableAgent,
-                Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank()),
+                nodeRuntime.containerRuntimeEndpoint(),
                 Optional.ofNullable(nodeName).filter(name -> !name.isBlank()),
-                kubeletPort,
-                cniBridge,
+                nodeRuntime.kubeletPort(),
+                nodeRuntime.cniBridge(),
                 disableKubeProxy,
-                Optional.ofNullable(kubeProxyNetworkNamespace),
+                nodeRuntime.kubeProxyNetworkNamespace(),
                 housekeeping.podManifestPath(),
                 housekeeping.evictionHard(),
                 housekeeping.imageGcPolicy());
