@@ -5,12 +5,18 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Runs host commands and reads process facts from /proc for the node benchmarks. Stateless and thread-safe. */
 final class Commands {
+    private static final Pattern TIMES = Pattern.compile("(\\d+)m([\\d.]+)s\\s+(\\d+)m([\\d.]+)s");
+
     private Commands() {}
 
     /** The command's exit code and combined output. */
@@ -27,6 +33,28 @@ final class Commands {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * {@code command} run through bash, which then prints on stderr (its {@code times}) the CPU its children used: a
+     * load generator's own cost, read back with {@link #childCpu}.
+     */
+    static List<String> withChildCpu(List<String> command) {
+        List<String> wrapped = new ArrayList<>(List.of("bash", "-c", "\"$0\" \"$@\"; status=$?; times >&2; exit $status"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    /** The children's line of bash's {@code times} (the second line) in {@code output}: user plus system time. */
+    static Duration childCpu(String output) {
+        Matcher matcher = TIMES.matcher(output);
+        Duration last = Duration.ZERO;
+        while (matcher.find()) {
+            double seconds = Long.parseLong(matcher.group(1)) * 60 + Double.parseDouble(matcher.group(2))
+                    + Long.parseLong(matcher.group(3)) * 60 + Double.parseDouble(matcher.group(4));
+            last = Duration.ofNanos((long) (seconds * 1e9));
+        }
+        return last;
     }
 
     static String run(List<String> command, String input) throws IOException, InterruptedException {

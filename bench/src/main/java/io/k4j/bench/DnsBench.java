@@ -59,7 +59,6 @@ final class DnsBench {
     private static final int DNSPERF_OUTSTANDING = 100;
     /** A query without an answer after this long counts as lost; the Java generator used the same timeout. */
     private static final int TIMEOUT_SECONDS = 1;
-    private static final Pattern TIMES = Pattern.compile("(\\d+)m([\\d.]+)s\\s+(\\d+)m([\\d.]+)s");
 
     private DnsBench() {}
 
@@ -165,12 +164,10 @@ final class DnsBench {
     private static DnsperfRun dnsperf(Path dnsperf, InetSocketAddress server, Path queryFile, Duration duration, Path work)
             throws IOException, InterruptedException {
         Path output = work.resolve("dnsperf-output.txt");
-        List<String> command = List.of("bash", "-c",
-                // `times` (on stderr) prints the CPU used by the shell's children: the generator's own cost.
-                "\"$0\" \"$@\"; status=$?; times >&2; exit $status", dnsperf.toString(),
+        List<String> command = Commands.withChildCpu(List.of(dnsperf.toString(),
                 "-s", server.getAddress().getHostAddress(), "-p", Integer.toString(server.getPort()), "-d", queryFile.toString(),
                 "-c", Integer.toString(DNSPERF_CLIENTS), "-q", Integer.toString(DNSPERF_OUTSTANDING), "-t", Integer.toString(TIMEOUT_SECONDS),
-                "-l", Long.toString(Math.max(1, duration.toSeconds())), "-v");
+                "-l", Long.toString(Math.max(1, duration.toSeconds())), "-v"));
         Process process = new ProcessBuilder(command).redirectOutput(output.toFile()).start();
         String errors = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(duration.toSeconds() + 60, TimeUnit.SECONDS)) {
@@ -205,7 +202,7 @@ final class DnsBench {
         return new DnsperfRun(firstNumber(field(summary, "Queries sent")), firstNumber(field(summary, "Queries completed")),
                 firstNumber(field(summary, "Queries lost")), Double.parseDouble(field(summary, "Queries per second")),
                 Double.parseDouble(latency.group(1)), Double.parseDouble(latency.group(2)), Double.parseDouble(latency.group(3)),
-                summary.getOrDefault("Response codes", "none"), latencies, childCpu(errors));
+                summary.getOrDefault("Response codes", "none"), latencies, Commands.childCpu(errors));
     }
 
     private static String field(Map<String, String> summary, String name) throws IOException {
@@ -218,18 +215,6 @@ final class DnsBench {
 
     private static long firstNumber(String value) {
         return Long.parseLong(value.split(" ")[0]);
-    }
-
-    /** The children's line of bash's {@code times} (the second line): user and system time. */
-    private static Duration childCpu(String output) {
-        Matcher matcher = TIMES.matcher(output);
-        Duration last = Duration.ZERO;
-        while (matcher.find()) {
-            double seconds = Long.parseLong(matcher.group(1)) * 60 + Double.parseDouble(matcher.group(2))
-                    + Long.parseLong(matcher.group(3)) * 60 + Double.parseDouble(matcher.group(4));
-            last = Duration.ofNanos((long) (seconds * 1e9));
-        }
-        return last;
     }
 
     private static String withJavaClients(DnsServer server, int concurrency, Duration warmUp, Duration measured) throws Exception {

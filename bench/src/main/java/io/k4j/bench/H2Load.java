@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,7 +22,6 @@ import java.util.stream.Stream;
  * (stateless apart from its settings).
  */
 final class H2Load {
-    private static final Pattern TIMES = Pattern.compile("(\\d+)m([\\d.]+)s\\s+(\\d+)m([\\d.]+)s");
 
     private final Path executable;
     private final URI server;
@@ -58,9 +56,7 @@ final class H2Load {
             Path bodyFile = Files.writeString(work.resolve("h2load-body.json"), body);
             Path log = work.resolve("h2load-requests.log");
             Files.deleteIfExists(log);
-            List<String> command = new ArrayList<>(List.of("bash", "-c",
-                    // `times` prints the CPU used by the shell's children: the generator's own cost.
-                    "\"$0\" \"$@\"; status=$?; times; exit $status", executable.toString(),
+            List<String> command = Commands.withChildCpu(List.of(executable.toString(),
                     "-n", Integer.toString(requests), "-c", Integer.toString(connections), "-m", Integer.toString(streams),
                     "-H", "Authorization: Bearer " + token, "-H", "Content-Type: application/json", "-H", "Accept: application/json",
                     "-d", bodyFile.toString(), "--log-file=" + log, server.resolve(path).toString()));
@@ -83,7 +79,7 @@ final class H2Load {
                     }
                 }
             }
-            return new Run(requests, succeeded, perSecond(output), latencies, childCpu(output));
+            return new Run(requests, succeeded, perSecond(output), latencies, Commands.childCpu(output));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -100,15 +96,4 @@ final class H2Load {
         return Double.parseDouble(matcher.group(1));
     }
 
-    /** The children's line of bash's {@code times} (the second line): user and system time. */
-    private static Duration childCpu(String output) {
-        Matcher matcher = TIMES.matcher(output);
-        Duration last = Duration.ZERO;
-        while (matcher.find()) {
-            double seconds = Long.parseLong(matcher.group(1)) * 60 + Double.parseDouble(matcher.group(2))
-                    + Long.parseLong(matcher.group(3)) * 60 + Double.parseDouble(matcher.group(4));
-            last = Duration.ofNanos((long) (seconds * 1e9));
-        }
-        return last;
-    }
 }
