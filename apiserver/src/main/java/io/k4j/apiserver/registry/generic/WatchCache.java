@@ -15,12 +15,14 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -68,7 +70,14 @@ public final class WatchCache implements AutoCloseable {
     private final ConcurrentSkipListMap<Long, PersistentSortedMap<CachedObject>> pagedStates = new ConcurrentSkipListMap<>();
     private final ArrayDeque<CacheEvent> history = new ArrayDeque<>();
     private final Set<Watcher> watchers = new LinkedHashSet<>();
-    private final AtomicLong lastWriteRevision = new AtomicLong();
+    /**
+     * The last revision this apiserver wrote under the prefix, shared by every cache of the same storage and prefix: a
+     * resource served in two versions (events.k8s.io and core events) has a cache per version over one prefix, and a
+     * read through either must see a write made through the other.
+     */
+    private final AtomicLong lastWriteRevision;
+    private static final Map<KeyValueStore, Map<String, AtomicLong>> WRITE_REVISIONS =
+            Collections.synchronizedMap(new WeakHashMap<>());
     /**
      * Writes made through this apiserver whose cached form is already known, by key: the event of such a write is
      * taken from here instead of being decoded again, when its stored bytes are the expected ones.
@@ -92,6 +101,8 @@ public final class WatchCache implements AutoCloseable {
     public WatchCache(String prefix, KeyValueStore storage, Function<KeyValue, CachedObject> decoder, int historyCapacity, int watcherQueueCapacity) {
         this.prefix = requireNonNull(prefix, "prefix is null");
         this.storage = requireNonNull(storage, "storage is null");
+        this.lastWriteRevision = WRITE_REVISIONS.computeIfAbsent(storage, key -> new ConcurrentHashMap<>())
+                .computeIfAbsent(prefix, key -> new AtomicLong());
         this.decoder = requireNonNull(decoder, "decoder is null");
         if (historyCapacity < 1 || watcherQueueCapacity < 1) {
             throw new IllegalArgumentException("capacities must be positive");
