@@ -96,6 +96,7 @@ class ClusterPkiTest {
     void writesKeysOwnerOnlyAndReusesEverythingOnRestart() throws Exception {
         ClusterPki first = load(directory, options());
         first.nodeClient();
+        first.awaitBackgroundWork();
         for (String key : List.of("ca.key", "apiserver.key", "admin.key", "sa.key", "kubelet-node-1.key")) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory.resolve(key)))).isEqualTo("rw-------");
         }
@@ -114,6 +115,7 @@ class ClusterPkiTest {
     void reissuesLeavesWhenTheAuthorityIsReplaced() throws Exception {
         ClusterPki first = load(directory, options());
         first.scheduler();
+        first.awaitBackgroundWork();
         Files.delete(directory.resolve("ca.crt"));
         Files.delete(directory.resolve("ca.key"));
 
@@ -129,6 +131,7 @@ class ClusterPkiTest {
     @Test
     void reissuesTheServingCertificateWhenANameIsAdded() throws Exception {
         ClusterPki first = load(directory, options());
+        first.awaitBackgroundWork(); // the admin identity must be on disk before the second load reads it
         PkiOptions withSan = new PkiOptions("k4j-host", "node-1", InetAddress.getByName("10.43.0.1"), "cluster.local",
                 List.of("api.example.test"), List.of(InetAddress.getByName("192.0.2.10")), KeyAlgorithm.ECDSA_P256, KeyAlgorithm.ECDSA_P256,
                 java.time.InstantSource.system());
