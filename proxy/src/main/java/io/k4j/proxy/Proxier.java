@@ -44,7 +44,7 @@ public final class Proxier implements AutoCloseable {
     /** Set by the endpoint slice controller (and by whoever writes slices by hand) to the time of the change. */
     public static final String LAST_CHANGE_TRIGGER_TIME = "endpoints.kubernetes.io/last-change-trigger-time";
 
-    private final RuleGenerator generator;
+    private final IncrementalGenerator generator;
     private final IptablesExecutor executor;
     private final Supplier<List<Service>> services;
     private final Supplier<List<EndpointSlice>> endpointSlices;
@@ -66,8 +66,8 @@ public final class Proxier implements AutoCloseable {
 
     // Owned by the sync thread (or the caller of syncRules in tests).
     private IptablesRules applied;
-    private Map<ServicePortName, ServicePortInfo> appliedServices = Map.of();
-    private Map<ServicePortName, List<EndpointInfo>> appliedEndpoints = Map.of();
+    /** Each service port's rules as of the last sync that wrote or found them in place, for the UDP conntrack clean-up. */
+    private Map<ServicePortName, ServicePortRules> appliedRules = Map.of();
     private long lastFullSyncNanos;
     /** The trigger time of each slice ({@code namespace/name}) as of the last sync that put its rules in place. */
     private Map<String, Instant> appliedTriggerTimes = Map.of();
@@ -92,7 +92,7 @@ public final class Proxier implements AutoCloseable {
             Supplier<List<EndpointSlice>> endpointSlices, Duration minSyncPeriod, Duration syncPeriod, InstantSource clock,
             Optional<String> nodeName) {
         this.nodeName = requireNonNull(nodeName, "nodeName is null");
-        this.generator = requireNonNull(generator, "generator is null");
+        this.generator = new IncrementalGenerator(requireNonNull(generator, "generator is null"));
         this.executor = requireNonNull(executor, "executor is null");
         this.services = requireNonNull(services, "services is null");
         this.endpointSlices = requireNonNull(endpointSlices, "endpointSlices is null");
@@ -148,15 +148,21 @@ public final class Proxier implements AutoCloseable {
         Map<String, Instant> triggerTimes = triggerTimes(slices);
         Map<ServicePortName, ServicePortInfo> currentServices = ServiceTracker.servicePorts(services.get());
         Map<ServicePortName, List<EndpointInfo>> currentEndpoints = EndpointsTracker.endpoints(slices, nodeName);
-        IptablesRules desired = generator.generate(currentServices, currentEndpoints);
+        IncrementalGenerator.Generation generation = generator.generate(currentServices, currentEndpoints);
+        IptablesRules desired = generation.rules();
         boolean full = applied == null || System.nanoTime() - lastFullSyncNanos > FULL_SYNC_PERIOD.toNanos();
 
         if (!full && desired.equals(applied)) {
             // A change that needs no rule change is in place all the same.
+            appliedRules = generation.servicePortRules();
             return finish(false, currentServices.size(), start, Duration.ZERO, triggerTimes, slices);
         }
-        Set<String> stale = new HashSet<>(full ? executor.chains("nat") : applied.nat().chainNames());
-        stale.removeIf(chain -> SERVICE_CHAIN_PREFIXES.stream().noneMatch(chain::startsWith) || desired.nat().chains().containsKey(chain));
+        Set<String> stale = new HashSet<>();
+        for (String chain : full ? executor.chains("nat") : applied.nat().chainNames()) {
+            if (isServiceChain(chain) && !desired.nat().chains().containsKey(chain)) {
+                stale.add(chain);
+            }
+        }
         IptablesRules previous = applied;
         applied = null;
         long restoreStart = System.nanoTime();
@@ -168,10 +174,20 @@ public final class Proxier implements AutoCloseable {
         }
         applied = desired;
         SyncResult result = finish(full, currentServices.size(), start, restore, triggerTimes, slices);
-        LOG.debug("{} sync wrote {} service ports, deleted {} stale chains", full ? "full" : "partial", currentServices.size(), stale.size());
+        LOG.debug("{} sync wrote {} service ports, deleted {} stale chains", full ? "full" : "partial",
+                full ? currentServices.size() : generation.changes().size(), stale.size());
 
-        clearStaleUdpConntrack(currentServices, currentEndpoints);
+        clearStaleUdpConntrack(generation.servicePortRules());
         return result;
+    }
+
+    private static boolean isServiceChain(String chain) {
+        for (String prefix : SERVICE_CHAIN_PREFIXES) {
+            if (chain.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The result of a sync whose rules are in place: the latencies of the changes new since the last one. */
@@ -229,21 +245,24 @@ public final class Proxier implements AutoCloseable {
         return slice.getMetadata().getNamespace() + "/" + slice.getMetadata().getName();
     }
 
-    private void clearStaleUdpConntrack(Map<ServicePortName, ServicePortInfo> currentServices,
-            Map<ServicePortName, List<EndpointInfo>> currentEndpoints) {
-        Map<ServicePortName, List<EndpointInfo>> usableNow = new HashMap<>();
-        currentEndpoints.forEach((name, endpoints) -> usableNow.put(name, RuleGenerator.usableEndpoints(endpoints)));
+    /**
+     * Clears the UDP conntrack entries of the endpoints that served a service port at the last write and serve it no
+     * more. Only service ports whose rules were regenerated can have lost endpoints: the others still have the very
+     * same rules object.
+     */
+    private void clearStaleUdpConntrack(Map<ServicePortName, ServicePortRules> current) {
         if (conntrackInstalled) {
-            for (Map.Entry<ServicePortName, ServicePortInfo> entry : appliedServices.entrySet()) {
-                ServicePortInfo service = entry.getValue();
-                if (!"UDP".equals(service.protocol())) {
+            for (Map.Entry<ServicePortName, ServicePortRules> entry : appliedRules.entrySet()) {
+                ServicePortRules before = entry.getValue();
+                ServicePortRules after = current.get(entry.getKey());
+                if (after == before || !"UDP".equals(before.service().protocol())) {
                     continue;
                 }
-                List<EndpointInfo> kept = usableNow.getOrDefault(entry.getKey(), List.of());
-                for (EndpointInfo endpoint : appliedEndpoints.getOrDefault(entry.getKey(), List.of())) {
+                List<EndpointInfo> kept = after == null ? List.of() : after.usableEndpoints();
+                for (EndpointInfo endpoint : before.usableEndpoints()) {
                     if (kept.stream().noneMatch(candidate -> candidate.ip().equals(endpoint.ip()))) {
                         try {
-                            executor.clearConntrack("udp", service.clusterIp(), endpoint.ip());
+                            executor.clearConntrack("udp", before.service().clusterIp(), endpoint.ip());
                         } catch (IOException e) {
                             LOG.warn("{}", e.getMessage());
                         }
@@ -251,8 +270,7 @@ public final class Proxier implements AutoCloseable {
                 }
             }
         }
-        appliedServices = Map.copyOf(currentServices);
-        appliedEndpoints = Map.copyOf(usableNow);
+        appliedRules = current;
     }
 
     /** Stops the loop; the rules stay in place, as upstream's kube-proxy leaves them on exit. */

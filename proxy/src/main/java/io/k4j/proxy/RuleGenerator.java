@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,6 +37,23 @@ public final class RuleGenerator {
     /** Upstream's default {@code --iptables-masquerade-bit} 14. */
     public static final String MASQUERADE_MARK = "0x4000";
 
+    private static final String NODE_PORTS_JUMP = "-A " + KUBE_SERVICES + " "
+            + comment("kubernetes service nodeports; NOTE: this must be the last rule in this chain")
+            + " -m addrtype --dst-type LOCAL -j " + KUBE_NODEPORTS;
+    // The fixed chains are the same lists in every generation, so comparing them with what was applied is free.
+    private static final List<String> POSTROUTING_RULES = List.of(
+            "-A " + KUBE_POSTROUTING + " -m mark ! --mark " + MASQUERADE_MARK + "/" + MASQUERADE_MARK + " -j RETURN",
+            // Clear the mark so a packet re-traversing the network stack is not masqueraded twice.
+            "-A " + KUBE_POSTROUTING + " -j MARK --xor-mark " + MASQUERADE_MARK,
+            "-A " + KUBE_POSTROUTING + " " + comment("kubernetes service traffic requiring SNAT") + " -j MASQUERADE --random-fully");
+    private static final List<String> MARK_MASQ_RULES = List.of("-A " + KUBE_MARK_MASQ + " -j MARK --or-mark " + MASQUERADE_MARK);
+    private static final List<String> FORWARD_RULES = List.of(
+            "-A " + KUBE_FORWARD + " -m conntrack --ctstate INVALID -j DROP",
+            "-A " + KUBE_FORWARD + " " + comment("kubernetes forwarding rules") + " -m mark --mark " + MASQUERADE_MARK + "/"
+                    + MASQUERADE_MARK + " -j ACCEPT",
+            "-A " + KUBE_FORWARD + " " + comment("kubernetes forwarding conntrack rule")
+                    + " -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT");
+
     private final Optional<String> clusterCidr;
 
     /**
@@ -49,46 +67,62 @@ public final class RuleGenerator {
     /** The rules for {@code services}, each with the endpoints of its port (missing or empty: no endpoints). */
     public IptablesRules generate(Map<ServicePortName, ServicePortInfo> services,
             Map<ServicePortName, List<EndpointInfo>> endpoints) {
-        Chains nat = new Chains();
-        Chains filter = new Chains();
-        filter.declare(KUBE_SERVICES);
-        filter.declare(KUBE_EXTERNAL_SERVICES);
-        filter.declare(KUBE_FORWARD);
-        nat.declare(KUBE_SERVICES);
-        nat.declare(KUBE_NODEPORTS);
-        nat.declare(KUBE_POSTROUTING);
-        nat.declare(KUBE_MARK_MASQ);
-
-        // The service and endpoint chains are declared after the fixed ones, in name order, so the output does not
-        // depend on map iteration order.
-        SortedMap<ServicePortName, ServicePortInfo> sorted = new TreeMap<>(services);
+        SortedMap<ServicePortName, ServicePortRules> rules = new TreeMap<>();
         SortedMap<String, List<String>> serviceChains = new TreeMap<>();
-        for (ServicePortInfo service : sorted.values()) {
-            List<EndpointInfo> all = endpoints.getOrDefault(service.name(), List.of());
-            List<EndpointInfo> usable = usableEndpoints(all);
-            if (usable.isEmpty()) {
-                rejectWithoutEndpoints(service, filter);
-            } else {
-                writeService(service, all, usable, nat, filter, serviceChains);
-            }
+        for (ServicePortInfo service : services.values()) {
+            ServicePortRules serviceRules = serviceRules(service, endpoints.getOrDefault(service.name(), List.of()));
+            rules.put(service.name(), serviceRules);
+            serviceChains.putAll(serviceRules.chains());
         }
+        return assemble(rules.values(), serviceChains);
+    }
 
-        nat.add(KUBE_SERVICES, comment("kubernetes service nodeports; NOTE: this must be the last rule in this chain")
-                + " -m addrtype --dst-type LOCAL -j " + KUBE_NODEPORTS);
-        nat.add(KUBE_POSTROUTING, "-m mark ! --mark " + MASQUERADE_MARK + "/" + MASQUERADE_MARK + " -j RETURN");
-        // Clear the mark so a packet re-traversing the network stack is not masqueraded twice.
-        nat.add(KUBE_POSTROUTING, "-j MARK --xor-mark " + MASQUERADE_MARK);
-        nat.add(KUBE_POSTROUTING, comment("kubernetes service traffic requiring SNAT") + " -j MASQUERADE --random-fully");
-        nat.add(KUBE_MARK_MASQ, "-j MARK --or-mark " + MASQUERADE_MARK);
+    /**
+     * The rules of one service port with {@code endpoints} (all of them, usable or not): its own chains and its lines
+     * in the shared chains. They depend on nothing else, so they stay valid as long as the service port and its
+     * endpoints do.
+     */
+    public ServicePortRules serviceRules(ServicePortInfo service, List<EndpointInfo> endpoints) {
+        Fragment fragment = new Fragment();
+        List<EndpointInfo> usable = usableEndpoints(endpoints);
+        if (usable.isEmpty()) {
+            rejectWithoutEndpoints(service, fragment);
+        } else {
+            writeService(service, endpoints, usable, fragment);
+        }
+        return new ServicePortRules(service, endpoints, usable, fragment.natServices, fragment.natNodePorts,
+                fragment.filterServices, fragment.filterExternalServices, fragment.chains);
+    }
 
-        filter.add(KUBE_FORWARD, "-m conntrack --ctstate INVALID -j DROP");
-        filter.add(KUBE_FORWARD, comment("kubernetes forwarding rules") + " -m mark --mark " + MASQUERADE_MARK + "/"
-                + MASQUERADE_MARK + " -j ACCEPT");
-        filter.add(KUBE_FORWARD, comment("kubernetes forwarding conntrack rule")
-                + " -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT");
+    /**
+     * The tables made of the fixed chains and the rules of each service port: the shared chains get each service
+     * port's lines in {@code rules}' order (by name, for an output that does not depend on map iteration order), and
+     * the service ports' own chains ({@code serviceChains}, all of theirs) follow the fixed ones in name order.
+     */
+    IptablesRules assemble(Collection<ServicePortRules> rules, SortedMap<String, List<String>> serviceChains) {
+        List<String> natServices = new ArrayList<>();
+        List<String> natNodePorts = new ArrayList<>();
+        List<String> filterServices = new ArrayList<>();
+        List<String> filterExternalServices = new ArrayList<>();
+        for (ServicePortRules serviceRules : rules) {
+            natServices.addAll(serviceRules.natServices());
+            natNodePorts.addAll(serviceRules.natNodePorts());
+            filterServices.addAll(serviceRules.filterServices());
+            filterExternalServices.addAll(serviceRules.filterExternalServices());
+        }
+        natServices.add(NODE_PORTS_JUMP);
 
-        serviceChains.forEach(nat::put);
-        return new IptablesRules(new IptablesRules.Table("nat", nat.chains), new IptablesRules.Table("filter", filter.chains));
+        Map<String, List<String>> filter = new LinkedHashMap<>();
+        filter.put(KUBE_SERVICES, filterServices);
+        filter.put(KUBE_EXTERNAL_SERVICES, filterExternalServices);
+        filter.put(KUBE_FORWARD, FORWARD_RULES);
+        Map<String, List<String>> nat = new LinkedHashMap<>();
+        nat.put(KUBE_SERVICES, natServices);
+        nat.put(KUBE_NODEPORTS, natNodePorts);
+        nat.put(KUBE_POSTROUTING, POSTROUTING_RULES);
+        nat.put(KUBE_MARK_MASQ, MARK_MASQ_RULES);
+        nat.putAll(serviceChains);
+        return new IptablesRules(new IptablesRules.Table("nat", nat), new IptablesRules.Table("filter", filter));
     }
 
     /**
@@ -103,30 +137,31 @@ public final class RuleGenerator {
         return endpoints.stream().filter(endpoint -> endpoint.serving() && endpoint.terminating()).sorted().distinct().toList();
     }
 
-    private void rejectWithoutEndpoints(ServicePortInfo service, Chains filter) {
+    private static void rejectWithoutEndpoints(ServicePortInfo service, Fragment fragment) {
         String protocol = service.iptablesProtocol();
         String comment = comment(service.name() + " has no endpoints");
-        filter.add(KUBE_SERVICES, comment + " -m " + protocol + " -p " + protocol + " -d " + service.clusterIp()
-                + " --dport " + service.port() + " -j REJECT");
+        fragment.filterServices.add(rule(KUBE_SERVICES, comment + " -m " + protocol + " -p " + protocol + " -d " + service.clusterIp()
+                + " --dport " + service.port() + " -j REJECT"));
         for (String externalIp : service.externalIps()) {
-            filter.add(KUBE_EXTERNAL_SERVICES, comment + " -m " + protocol + " -p " + protocol + " -d " + externalIp
-                    + " --dport " + service.port() + " -j REJECT");
+            fragment.filterExternalServices.add(rule(KUBE_EXTERNAL_SERVICES, comment + " -m " + protocol + " -p " + protocol + " -d " + externalIp
+                    + " --dport " + service.port() + " -j REJECT"));
         }
         if (service.nodePort() > 0) {
-            filter.add(KUBE_EXTERNAL_SERVICES, comment + " -m addrtype --dst-type LOCAL -m " + protocol + " -p " + protocol
-                    + " --dport " + service.nodePort() + " -j REJECT");
+            fragment.filterExternalServices.add(rule(KUBE_EXTERNAL_SERVICES, comment + " -m addrtype --dst-type LOCAL -m " + protocol
+                    + " -p " + protocol + " --dport " + service.nodePort() + " -j REJECT"));
         }
     }
 
     private void writeService(ServicePortInfo service, List<EndpointInfo> allEndpoints, List<EndpointInfo> endpoints,
-            Chains nat, Chains filter, SortedMap<String, List<String>> serviceChains) {
+            Fragment fragment) {
+        SortedMap<String, List<String>> serviceChains = fragment.chains;
         String protocol = service.iptablesProtocol();
         String name = service.name().toString();
         String serviceChain = serviceChainName(service.name(), protocol);
         String matchClusterIp = " -m " + protocol + " -p " + protocol + " -d " + service.clusterIp() + " --dport " + service.port();
         List<String> serviceRules = new ArrayList<>();
 
-        nat.add(KUBE_SERVICES, comment(name + " cluster IP") + matchClusterIp + " -j " + serviceChain);
+        fragment.natServices.add(rule(KUBE_SERVICES, comment(name + " cluster IP") + matchClusterIp + " -j " + serviceChain));
         clusterCidr.ifPresent(cidr -> serviceRules.add("-A " + serviceChain + " " + comment(name + " cluster IP")
                 + matchClusterIp + " ! -s " + cidr + " -j " + KUBE_MARK_MASQ));
         serviceRules.addAll(balancingRules(service, serviceChain, endpoints));
@@ -142,24 +177,24 @@ public final class RuleGenerator {
             String externalChain = externalChainName(service.name(), protocol);
             if (hasExternalEndpoints) {
                 for (String externalIp : service.externalIps()) {
-                    nat.add(KUBE_SERVICES, comment(name + " external IP") + " -m " + protocol + " -p " + protocol + " -d "
-                            + externalIp + " --dport " + service.port() + " -j " + externalChain);
+                    fragment.natServices.add(rule(KUBE_SERVICES, comment(name + " external IP") + " -m " + protocol + " -p "
+                            + protocol + " -d " + externalIp + " --dport " + service.port() + " -j " + externalChain));
                 }
                 if (service.nodePort() > 0) {
-                    nat.add(KUBE_NODEPORTS, comment(name) + " -m " + protocol + " -p " + protocol + " --dport "
-                            + service.nodePort() + " -j " + externalChain);
+                    fragment.natNodePorts.add(rule(KUBE_NODEPORTS, comment(name) + " -m " + protocol + " -p " + protocol
+                            + " --dport " + service.nodePort() + " -j " + externalChain));
                 }
             } else {
                 // Endpoints elsewhere only: drop (not reject) outside traffic, so that a load balancer's health
                 // check sees this node as down and the client retries on another.
                 String noLocal = comment(name + " has no local endpoints");
                 for (String externalIp : service.externalIps()) {
-                    filter.add(KUBE_EXTERNAL_SERVICES, noLocal + " -m " + protocol + " -p " + protocol + " -d " + externalIp
-                            + " --dport " + service.port() + " -j DROP");
+                    fragment.filterExternalServices.add(rule(KUBE_EXTERNAL_SERVICES, noLocal + " -m " + protocol + " -p "
+                            + protocol + " -d " + externalIp + " --dport " + service.port() + " -j DROP"));
                 }
                 if (service.nodePort() > 0) {
-                    filter.add(KUBE_EXTERNAL_SERVICES, noLocal + " -m addrtype --dst-type LOCAL -m " + protocol + " -p "
-                            + protocol + " --dport " + service.nodePort() + " -j DROP");
+                    fragment.filterExternalServices.add(rule(KUBE_EXTERNAL_SERVICES, noLocal + " -m addrtype --dst-type LOCAL -m "
+                            + protocol + " -p " + protocol + " --dport " + service.nodePort() + " -j DROP"));
                 }
             }
             List<String> externalRules = new ArrayList<>();
@@ -268,19 +303,16 @@ public final class RuleGenerator {
         return "-m comment --comment " + (text.contains(" ") ? "\"" + text + "\"" : text);
     }
 
-    private static final class Chains {
-        private final Map<String, List<String>> chains = new LinkedHashMap<>();
+    private static String rule(String chain, String ruleArguments) {
+        return "-A " + chain + " " + ruleArguments;
+    }
 
-        void declare(String chain) {
-            chains.computeIfAbsent(chain, key -> new ArrayList<>());
-        }
-
-        void add(String chain, String ruleArguments) {
-            chains.computeIfAbsent(chain, key -> new ArrayList<>()).add("-A " + chain + " " + ruleArguments);
-        }
-
-        void put(String chain, List<String> rules) {
-            chains.put(chain, rules);
-        }
+    /** What one service port's generation collects. */
+    private static final class Fragment {
+        private final List<String> natServices = new ArrayList<>();
+        private final List<String> natNodePorts = new ArrayList<>();
+        private final List<String> filterServices = new ArrayList<>();
+        private final List<String> filterExternalServices = new ArrayList<>();
+        private final SortedMap<String, List<String>> chains = new TreeMap<>();
     }
 }
