@@ -34,7 +34,7 @@ import java.util.Set;
  * when it is installed); issue 4's pod startup
  * benchmark on a real node with {@code ./k4j bench --suite pod-startup [--pods 30] [--single-runs 10] [--server-verbosity 0]} (see
  * {@link PodStartupBench}); issue 5's kube-proxy network programming benchmark with {@code ./k4j bench --suite proxy
- * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5]} (see {@link ProxyBench}).
+ * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5] [--min-sync-period-ms N]} (see {@link ProxyBench}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
@@ -64,6 +64,7 @@ public final class Main {
         int changes = 100;
         int churnChanges = 300;
         double churnRate = 5;
+        int minSyncPeriodMillis = ProxyBench.DEFAULT_MIN_SYNC_PERIOD_MILLIS;
         for (int i = 0; i < arguments.length; i++) {
             switch (arguments[i]) {
                 case "--output" -> output = Path.of(arguments[++i]);
@@ -80,6 +81,7 @@ public final class Main {
                 case "--changes" -> changes = Integer.parseInt(arguments[++i]);
                 case "--churn-changes" -> churnChanges = Integer.parseInt(arguments[++i]);
                 case "--churn-rate" -> churnRate = Double.parseDouble(arguments[++i]);
+                case "--min-sync-period-ms" -> minSyncPeriodMillis = Integer.parseInt(arguments[++i]);
                 case "--variant-pods" -> variantPods = Integer.parseInt(arguments[++i]);
                 case "--scale-pods" -> scalePods = Integer.parseInt(arguments[++i]);
                 case "--startup-pods" -> startupPods = Integer.parseInt(arguments[++i]);
@@ -88,7 +90,7 @@ public final class Main {
                 default -> throw new IllegalArgumentException("unknown argument " + arguments[i] + "; use --output FILE, --backends sqlite,etcd, --scale FACTOR, --watchers N, --generator auto|h2load|jdk, "
                         + "or --suite scheduler with --nodes N, --pods N, --variant-pods N, --scale-pods N, --startup-pods N, --runs " + String.join(",", SchedulerSuite.RUNS)
                         + ", --generator auto|h2load|jdk, or --suite pod-startup with --pods N, --single-runs N, --server-verbosity N, or --suite proxy with --services N, --endpoints-per-service N, --changes N, "
-                        + "--churn-changes N, --churn-rate PER_SECOND, or --suite dns with --generator auto|dnsperf|jdk");
+                        + "--churn-changes N, --churn-rate PER_SECOND, --min-sync-period-ms N, or --suite dns with --generator auto|dnsperf|jdk");
             }
         }
         if (pods != null) {
@@ -135,7 +137,8 @@ public final class Main {
         if (suite.equals("proxy")) {
             String header = "\n## Issue 5: kube-proxy network programming (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
                     + ".\n";
-            String section = header + ProxyBench.run(work, services, endpointsPerService, changes, churnChanges, churnRate);
+            String section = header + ProxyBench.run(work, services, endpointsPerService, changes, churnChanges, churnRate,
+                    minSyncPeriodMillis);
             System.out.print(section);
             ensureDocument(output);
             Files.writeString(output, section, StandardOpenOption.APPEND);

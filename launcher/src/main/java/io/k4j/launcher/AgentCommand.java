@@ -120,7 +120,7 @@ final class AgentCommand implements Callable<Integer> {
 
         NodeConfig node = new NodeConfig(directory, name, hostName, addresses,
                 nodeRuntime.containerRuntimeEndpoint(), nodeRuntime.kubeletPort(), nodeRuntime.cniBridge(), disableKubeProxy,
-                nodeRuntime.kubeProxyNetworkNamespace(), credentials.clusterCidr(), housekeeping.podManifestPath(),
+                nodeRuntime.kubeProxyNetworkNamespace(), nodeRuntime.iptablesMinSyncPeriod(), credentials.clusterCidr(), housekeeping.podManifestPath(),
                 housekeeping.evictionHard(), housekeeping.imageGcPolicy(),
                 KubeProxyComponent.programsHostTables(disableKubeProxy, nodeRuntime.kubeProxyNetworkNamespace()) ? List.of(clusterDns) : List.of(),
                 clusterDomain);

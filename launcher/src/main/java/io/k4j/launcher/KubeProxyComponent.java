@@ -59,7 +59,7 @@ final class KubeProxyComponent implements Component {
                 .map(namespace -> List.of("ip", "netns", "exec", namespace))
                 .orElse(List.of());
         return Optional.of(new KubeProxyComponent(identity,
-                new KubeProxy.Config(defaults.clusterCidr(), defaults.minSyncPeriod(), defaults.syncPeriod(), commandPrefix,
+                new KubeProxy.Config(defaults.clusterCidr(), config.iptablesMinSyncPeriod(), defaults.syncPeriod(), commandPrefix,
                         Optional.of(config.nodeName()))));
     }
 

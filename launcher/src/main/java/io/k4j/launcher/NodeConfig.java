@@ -6,6 +6,7 @@ import io.k4j.kubelet.eviction.Threshold;
 import io.k4j.kubelet.images.ImageGcPolicy;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.Optional;
  * @param cniBridge the Linux bridge the node's pods attach to ({@code cni0})
  * @param disableKubeProxy do not run kube-proxy even as root
  * @param kubeProxyNetworkNamespace a named network namespace kube-proxy programs instead of the host's (tests)
+ * @param iptablesMinSyncPeriod kube-proxy's shortest time between two syncs (upstream's {@code --iptables-min-sync-period})
  * @param clusterCidr the cluster's pod CIDR (kube-proxy tells pod traffic from outside traffic by it)
  * @param podManifestPath the static pods' manifests (default {@code pod-manifests} in {@code directory})
  * @param evictionHard the hard eviction thresholds
@@ -44,6 +46,7 @@ record NodeConfig(
         String cniBridge,
         boolean disableKubeProxy,
         Optional<String> kubeProxyNetworkNamespace,
+        Duration iptablesMinSyncPeriod,
         String clusterCidr,
         Optional<Path> podManifestPath,
         List<Threshold> evictionHard,
@@ -64,6 +67,9 @@ record NodeConfig(
         }
         requireNonNull(cniBridge, "cniBridge is null");
         requireNonNull(kubeProxyNetworkNamespace, "kubeProxyNetworkNamespace is null");
+        if (requireNonNull(iptablesMinSyncPeriod, "iptablesMinSyncPeriod is null").isNegative()) {
+            throw new IllegalArgumentException("iptablesMinSyncPeriod must not be negative: " + iptablesMinSyncPeriod);
+        }
         requireNonNull(clusterCidr, "clusterCidr is null");
         requireNonNull(podManifestPath, "podManifestPath is null");
         evictionHard = List.copyOf(requireNonNull(evictionHard, "evictionHard is null"));
@@ -79,7 +85,7 @@ record NodeConfig(
                 : defaultAddresses();
         return new NodeConfig(config.dataDirectory().root().resolve("agent"), config.nodeName().orElse(hostName).toLowerCase(java.util.Locale.ROOT),
                 hostName, addresses, config.containerRuntimeEndpoint(), config.kubeletPort(), config.cniBridge(), config.disableKubeProxy(),
-                config.kubeProxyNetworkNamespace(), config.clusterCidr(), config.podManifestPath(), config.evictionHard(),
+                config.kubeProxyNetworkNamespace(), config.iptablesMinSyncPeriod(), config.clusterCidr(), config.podManifestPath(), config.evictionHard(),
                 config.imageGcPolicy(),
                 KubeProxyComponent.programsHostTables(config.disableKubeProxy(), config.kubeProxyNetworkNamespace())
                         ? List.of(ClusterDnsComponent.serviceAddress(config, ServiceCidr.parse(config.serviceClusterIpRange())))

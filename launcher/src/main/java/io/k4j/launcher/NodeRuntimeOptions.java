@@ -1,5 +1,6 @@
 package io.k4j.launcher;
 
+import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -23,6 +24,11 @@ final class NodeRuntimeOptions {
             description = "Program the iptables of this named network namespace (ip netns) instead of the host's: for tests.")
     String kubeProxyNetworkNamespace;
 
+    @Option(names = "--iptables-min-sync-period", defaultValue = "1s", converter = GoDurationConverter.class,
+            description = "kube-proxy's shortest time between two syncs of the iptables rules, as upstream kube-proxy's flag: "
+                    + "changes within it are written together; 0 syncs on every change (default ${DEFAULT-VALUE}).")
+    Duration iptablesMinSyncPeriod;
+
     /** The CRI endpoint given, if any (a blank one counts as none). */
     Optional<String> containerRuntimeEndpoint() {
         return Optional.ofNullable(containerRuntimeEndpoint).filter(endpoint -> !endpoint.isBlank());
@@ -38,5 +44,9 @@ final class NodeRuntimeOptions {
 
     Optional<String> kubeProxyNetworkNamespace() {
         return Optional.ofNullable(kubeProxyNetworkNamespace);
+    }
+
+    Duration iptablesMinSyncPeriod() {
+        return iptablesMinSyncPeriod;
     }
 }

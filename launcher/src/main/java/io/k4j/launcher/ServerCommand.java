@@ -143,6 +143,7 @@ final class ServerCommand implements Callable<Integer> {
                 nodeRuntime.cniBridge(),
                 disableKubeProxy,
                 nodeRuntime.kubeProxyNetworkNamespace(),
+                nodeRuntime.iptablesMinSyncPeriod(),
                 housekeeping.podManifestPath(),
                 housekeeping.evictionHard(),
                 housekeeping.imageGcPolicy());

@@ -48,6 +48,7 @@ import java.util.Optional;
  *     the host (tests)
  * @param kubeProxyNetworkNamespace a named network namespace ({@code ip netns}) kube-proxy programs instead of the
  *     host's, for tests that must not touch the host's tables
+ * @param iptablesMinSyncPeriod kube-proxy's shortest time between two syncs (upstream's {@code --iptables-min-sync-period})
  * @param podManifestPath the static pods' manifest path (upstream kubelet's {@code --pod-manifest-path}; default
  *     {@code <data-dir>/agent/pod-manifests}, as k3s)
  * @param evictionHard the hard eviction thresholds in upstream's {@code --eviction-hard} syntax
@@ -82,6 +83,7 @@ public record ServerConfig(
         String cniBridge,
         boolean disableKubeProxy,
         Optional<String> kubeProxyNetworkNamespace,
+        Duration iptablesMinSyncPeriod,
         Optional<Path> podManifestPath,
         List<Threshold> evictionHard,
         ImageGcPolicy imageGcPolicy) {
@@ -107,6 +109,7 @@ public record ServerConfig(
         requireNonNull(simulatedNodeConfig, "simulatedNodeConfig is null");
         requireNonNull(eventTtl, "eventTtl is null");
         requireNonNull(kubeProxyNetworkNamespace, "kubeProxyNetworkNamespace is null");
+        requireNonNull(iptablesMinSyncPeriod, "iptablesMinSyncPeriod is null");
         if (eventTtl.isNegative() || eventTtl.isZero()) {
             throw new IllegalArgumentException("eventTtl must be positive: " + eventTtl);
         }
