@@ -1,12 +1,14 @@
 package io.k4j.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,6 +87,35 @@ class ProxierNetworkNamespaceTest {
         proxier.syncRules();
         String nat = node.exec("iptables-save", "-t", "nat");
         assertThat(nat).doesNotContain("KUBE-SVC-", "KUBE-SEP-", "KUBE-EXT-").contains(":KUBE-SERVICES");
+    }
+
+    @Test
+    void aPartialSyncWritesOnlyTheChangedServiceAndAFailedWriteMakesTheNextSyncRewriteEverything() throws Exception {
+        services.add(service("web", "172.30.0.41", 80, "http", "ClusterIP", null));
+        services.add(service("api", "172.30.0.43", 80, "http", "ClusterIP", null));
+        slices.add(slice("web", "http", 8080, "10.99.0.2"));
+        slices.add(slice("api", "http", 8080, "10.99.0.3"));
+        Proxier proxier = proxier();
+        assertThat(proxier.syncRules().full()).isTrue();
+        // Flushed behind the proxier's back: only a full sync puts it back, a partial one writes what changed.
+        node.exec("iptables", "-t", "nat", "-F", WEB_CHAIN);
+
+        slices.set(1, slice("api", "http", 8080, "10.99.0.3", "10.99.0.5"));
+        SyncResult partial = proxier.syncRules();
+
+        assertThat(partial.full()).isFalse();
+        assertThat(node.exec("iptables-save", "-t", "nat")).contains("--to-destination 10.99.0.5:8080").doesNotContain("-A " + WEB_CHAIN + " ");
+
+        services.add(service("broken", "172.30.0.999", 80, "http", "ClusterIP", null));
+        slices.add(slice("broken", "http", 8080, "10.99.0.6"));
+        assertThatThrownBy(proxier::syncRules).isInstanceOf(IOException.class);
+        services.removeIf(service -> service.getMetadata().getName().equals("broken"));
+        SyncResult afterFailure = proxier.syncRules();
+
+        assertThat(afterFailure.full()).isTrue();
+        String nat = node.exec("iptables-save", "-t", "nat");
+        assertThat(nat).contains("-A " + WEB_CHAIN + " ", "--to-destination 10.99.0.5:8080").doesNotContain("default/broken");
+        assertThat(proxier.syncRules().restore()).as("nothing left to write").isZero();
     }
 
     @Test
