@@ -27,10 +27,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sync loop of the iptables proxier: reads the current services and endpoint slices, generates the rules and
- * writes what changed. Changes are coalesced: a sync runs at most once per {@code minSyncPeriod}, and at least once per
- * {@code syncPeriod}. A full sync (every chain rewritten, stale KUBE-SVC/SEP/EXT chains found with iptables-save and
- * deleted, jump rules ensured) runs first, after any failure and hourly, as upstream; other syncs write only the
- * chains whose rules changed and skip iptables entirely when nothing did. Thread-safe: syncs run on one thread.
+ * writes what changed. Changes are coalesced: syncs run at most once per {@code minSyncPeriod} on average (with a burst
+ * of two after a quiet time, as upstream), and at least once per {@code syncPeriod}. Only the rules of service ports
+ * whose service or endpoints changed are generated again ({@link IncrementalGenerator}). A full sync (every chain
+ * rewritten, stale KUBE-SVC/SEP/EXT chains found with iptables-save and deleted, jump rules ensured) runs first, after
+ * any failure and hourly, as upstream; other syncs write only the chains whose rules changed and skip iptables entirely
+ * when nothing did. Thread-safe: syncs run on one thread.
  *
  * <p>Each sync reports its {@link SyncResult} in a debug line ({@code -v 2}), with upstream's network programming
  * latency of every endpoint change it put in place: the time from a slice's
@@ -40,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class Proxier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("kube-proxy");
     private static final Duration FULL_SYNC_PERIOD = Duration.ofHours(1);
+    /** Syncs that may run back to back after a quiet time, as upstream's {@code burstSyncs}. */
+    private static final int BURST_SYNCS = 2;
     private static final List<String> SERVICE_CHAIN_PREFIXES = List.of("KUBE-SVC-", "KUBE-SVL-", "KUBE-SEP-", "KUBE-EXT-", "KUBE-FW-");
     /** Set by the endpoint slice controller (and by whoever writes slices by hand) to the time of the change. */
     public static final String LAST_CHANGE_TRIGGER_TIME = "endpoints.kubernetes.io/last-change-trigger-time";
@@ -62,7 +66,7 @@ public final class Proxier implements AutoCloseable {
 
     // Guarded by this.
     private boolean syncPending;
-    private long lastSyncNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
+    private final SyncRateLimiter rateLimiter;
 
     // Owned by the sync thread (or the caller of syncRules in tests).
     private IptablesRules applied;
@@ -98,6 +102,7 @@ public final class Proxier implements AutoCloseable {
         this.endpointSlices = requireNonNull(endpointSlices, "endpointSlices is null");
         this.minSyncPeriod = requireNonNull(minSyncPeriod, "minSyncPeriod is null");
         this.syncPeriod = requireNonNull(syncPeriod, "syncPeriod is null");
+        this.rateLimiter = new SyncRateLimiter(minSyncPeriod, BURST_SYNCS, System.nanoTime());
         this.conntrackInstalled = executor.hasConntrack();
         this.clock = requireNonNull(clock, "clock is null");
         this.started = clock.instant();
@@ -114,20 +119,22 @@ public final class Proxier implements AutoCloseable {
         loop.scheduleWithFixedDelay(this::requestSync, 0, syncPeriod.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Asks for a sync; requests within minSyncPeriod of the last sync are coalesced into one. */
+    /**
+     * Asks for a sync: at once when the rate limiter allows one, else as soon as it does; requests made while one is
+     * pending are coalesced into it.
+     */
     public synchronized void requestSync() {
         if (syncPending || loop.isShutdown()) {
             return;
         }
         syncPending = true;
-        long delayNanos = Math.max(0, lastSyncNanos + minSyncPeriod.toNanos() - System.nanoTime());
-        loop.schedule(this::runSync, delayNanos, TimeUnit.NANOSECONDS);
+        loop.schedule(this::runSync, rateLimiter.delayNanos(System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     private void runSync() {
         synchronized (this) {
             syncPending = false;
-            lastSyncNanos = System.nanoTime();
+            rateLimiter.take(System.nanoTime());
         }
         try {
             syncRules();
