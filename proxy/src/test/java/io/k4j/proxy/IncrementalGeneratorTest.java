@@ -101,7 +101,7 @@ class IncrementalGeneratorTest {
             names.add(new ServicePortName("ns" + i % 3, "svc" + i, i % 4 == 0 ? "" : "p" + i % 2));
         }
         IptablesRules applied = null;
-        for (int round = 0; round < 300; round++) {
+        for (int round = 0; round < 200; round++) {
             int changesThisRound = 1 + random.nextInt(5);
             for (int change = 0; change < changesThisRound; change++) {
                 ServicePortName name = names.get(random.nextInt(names.size()));
