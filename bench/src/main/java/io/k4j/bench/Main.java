@@ -34,7 +34,7 @@ import java.util.Set;
  * when it is installed); issue 4's pod startup
  * benchmark on a real node with {@code ./k4j bench --suite pod-startup [--pods 30] [--single-runs 10] [--server-verbosity 0]} (see
  * {@link PodStartupBench}); issue 5's kube-proxy network programming benchmark with {@code ./k4j bench --suite proxy
- * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5] [--min-sync-period-ms N]} (see {@link ProxyBench}).
+ * [--services 1000] [--endpoints-per-service 10] [--changes 100] [--churn-changes 300] [--churn-rate 5] [--min-sync-period-ms 250]} (see {@link ProxyBench}).
  */
 public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};

@@ -45,7 +45,7 @@ final class ProxyBench {
     private static final Pattern SYNC = Pattern.compile("SyncProxyRules complete: full=(\\w+) servicePorts=(\\d+) elapsed=([0-9.]+)ms restore=([0-9.]+)ms");
     private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(60);
     /** k4j's default {@code --iptables-min-sync-period}; the bench always passes the period it runs with. */
-    static final int DEFAULT_MIN_SYNC_PERIOD_MILLIS = 1000;
+    static final int DEFAULT_MIN_SYNC_PERIOD_MILLIS = 250;
 
     private final ObjectMapper json = new ObjectMapper();
     private final Random random = new Random(42);

