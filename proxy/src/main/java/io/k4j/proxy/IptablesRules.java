@@ -37,7 +37,8 @@ public record IptablesRules(Table nat, Table filter) {
      * The {@code iptables-restore --noflush} input that brings the tables from {@code applied} (what the last
      * successful restore wrote; {@code null} forces every chain to be written) to these rules: a chain is declared
      * (which flushes it) and refilled only when its rules differ from what was applied, and the chains named in
-     * {@code staleNatChains} are flushed and deleted after the new rules no longer jump to them.
+     * {@code staleNatChains} are flushed and deleted after the new rules no longer jump to them. A table with nothing to
+     * write is left out (empty input when nothing changed at all).
      */
     public String restoreInput(IptablesRules applied, Set<String> staleNatChains) {
         StringBuilder out = new StringBuilder();
@@ -47,11 +48,15 @@ public record IptablesRules(Table nat, Table filter) {
     }
 
     private static void appendTable(StringBuilder out, Table desired, Table applied, Set<String> stale) {
-        out.append('*').append(desired.name).append('\n');
         List<String> changed = desired.chains.keySet().stream()
                 .filter(chain -> applied == null || !desired.chains.get(chain).equals(applied.chains.get(chain)))
                 .toList();
         List<String> deleted = stale.stream().filter(chain -> !desired.chains.containsKey(chain)).sorted().toList();
+        if (applied != null && changed.isEmpty() && deleted.isEmpty()) {
+            // Nothing to do in this table: leaving it out spares iptables-restore reading and committing it.
+            return;
+        }
+        out.append('*').append(desired.name).append('\n');
         for (String chain : changed) {
             out.append(':').append(chain).append(" - [0:0]\n");
         }
