@@ -21,12 +21,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,7 +56,7 @@ class BatchAndAppsControllersIT {
     static void start() throws IOException {
         // No kubelet heartbeats here: without these two the node controllers would taint the test's nodes unreachable.
         server = K4jServer.start(temporaryDirectory.resolve("data"), "--controllers=*,-node-lifecycle,-taint-eviction-controller");
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build();
+        client = server.client();
         for (String name : List.of("worker-1", "worker-2")) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels("kubernetes.io/hostname", name).endMetadata()
                     .withNewSpec().endSpec().build()).create();

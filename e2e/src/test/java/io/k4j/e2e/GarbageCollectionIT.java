@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,7 +53,7 @@ class GarbageCollectionIT {
     @BeforeAll
     static void start() throws IOException {
         server = K4jServer.start(temporaryDirectory.resolve("data"));
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build();
+        client = server.client();
         kubectl = server.kubectl();
         kubectl.run("create", "namespace", "warm-up").assertSuccess();
         await().atMost(CONTROLLERS_STARTED).until(() -> client.serviceAccounts().inNamespace("warm-up").withName("default").get() != null);

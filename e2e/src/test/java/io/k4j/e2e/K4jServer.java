@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -39,6 +42,8 @@ public final class K4jServer implements AutoCloseable {
     private final Optional<RealNodeSlots.Slot> realNodeSlot;
     private final Optional<FileLock> hostKubeProxyLock;
     private Process process;
+    private static final Duration CLIENT_REQUEST_TIMEOUT = Duration.ofMinutes(1);
+
     private Duration readyAfter = Duration.ZERO;
 
     private static final Path HOST_KUBE_PROXY_LOCK = Path.of("/run/lock/k4j-e2e-host-kube-proxy.lock");
@@ -136,6 +141,21 @@ public final class K4jServer implements AutoCloseable {
         return dataDirectory.resolve("admin.kubeconfig");
     }
 
+    /**
+     * A fabric8 client of the admin kubeconfig. Its requests wait up to a minute: on a loaded machine a request can
+     * outlast fabric8's default 10 s, and fabric8 retries a timed-out request, so a create that succeeded the first
+     * time would fail as AlreadyExists.
+     */
+    public KubernetesClient client() {
+        try {
+            Config config = Config.fromKubeconfig(Files.readString(kubeconfig()));
+            config.setRequestTimeout((int) CLIENT_REQUEST_TIMEOUT.toMillis());
+            return new KubernetesClientBuilder().withConfig(config).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public Path dataDirectory() {
         return dataDirectory;
     }
@@ -204,9 +224,10 @@ public final class K4jServer implements AutoCloseable {
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx" + System.getProperty("k4j.server.heap", "1g"), "--enable-native-access=ALL-UNNAMED"));
-        // The class-data sharing archive ./k4j uses, so that start-up is measured as users see it.
-        if (classArchive(launcherDirectory, java)) {
-            command.addAll(List.of("-XX:SharedArchiveFile=" + launcherDirectory.resolve("k4j.jsa"), "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+        // The start-up archive ./k4j uses, so that start-up is measured as users see it.
+        StartupArchive archive = StartupArchive.forThisJdk(launcherDirectory);
+        if (classArchive(archive, launcherDirectory, java)) {
+            command.addAll(archive.useOptions());
         }
         command.addAll(List.of("-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
                 "--data-dir", dataDirectory.toString(),
@@ -259,24 +280,39 @@ public final class K4jServer implements AutoCloseable {
     }
 
     /**
-     * Makes the class-data sharing archive as ./k4j does (one training start that exits when ready) unless one newer
-     * than the launcher jar exists; false when there is none to use.
+     * The archive of the classes a start loads, as ./k4j makes and uses it: an ahead-of-time cache on JDK 25 and later,
+     * a dynamic class-data sharing archive before.
      */
-    private static synchronized boolean classArchive(Path launcherDirectory, String javaCommand) {
-        Path archive = launcherDirectory.resolve("k4j.jsa");
+    private record StartupArchive(Path file, String recordOption, String useOption) {
+        static StartupArchive forThisJdk(Path launcherDirectory) {
+            return Runtime.version().feature() >= 25
+                    ? new StartupArchive(launcherDirectory.resolve("k4j.aot"), "-XX:AOTCacheOutput", "-XX:AOTCache")
+                    : new StartupArchive(launcherDirectory.resolve("k4j.jsa"), "-XX:ArchiveClassesAtExit", "-XX:SharedArchiveFile");
+        }
+
+        List<String> useOptions() {
+            return List.of(useOption + "=" + file, "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off");
+        }
+    }
+
+    /**
+     * Makes the start-up archive as ./k4j does (one training start that exits when ready) unless one newer than the
+     * launcher jar exists; false when there is none to use.
+     */
+    private static synchronized boolean classArchive(StartupArchive archive, Path launcherDirectory, String javaCommand) {
         Path jar = launcherDirectory.resolve("k4j-launcher.jar");
         try {
-            if (Files.exists(archive) && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+            if (Files.exists(archive.file()) && Files.getLastModifiedTime(archive.file()).compareTo(Files.getLastModifiedTime(jar)) > 0) {
                 return true;
             }
             if (!Files.isWritable(launcherDirectory)) {
                 return false;
             }
             Path training = Files.createTempDirectory("k4j-cds-training");
-            Path partial = launcherDirectory.resolve("k4j.jsa.partial-" + ProcessHandle.current().pid());
-            Process process = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", "-XX:ArchiveClassesAtExit=" + partial,
-                    "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main",
-                    "server", "--data-dir", training.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
+            Path partial = Path.of(archive.file() + ".partial-" + ProcessHandle.current().pid());
+            Process process = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", archive.recordOption() + "=" + partial,
+                    "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*",
+                    "io.k4j.launcher.Main", "server", "--data-dir", training.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
                     "--write-kubeconfig", training.resolve("kubeconfig").toString(), "--exit-when-ready")
                     .redirectErrorStream(true)
                     .redirectOutput(training.resolve("server.log").toFile())
@@ -286,14 +322,14 @@ public final class K4jServer implements AutoCloseable {
                 process.destroyForcibly();
             }
             if (exited && process.exitValue() == 0 && Files.exists(partial)) {
-                Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(partial, archive.file(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } else {
                 Files.deleteIfExists(partial);
             }
             try (Stream<Path> files = Files.walk(training)) {
                 files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
             }
-            return Files.exists(archive);
+            return Files.exists(archive.file());
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

@@ -7,9 +7,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -45,7 +43,7 @@ class SchedulerConfigIT {
                         type: MostAllocated
                 """);
         try (K4jServer server = K4jServer.start(temporaryDirectory.resolve("data"), SchedulerIT.NODES_WITHOUT_AGENT, "--scheduler-config", config.toString());
-                KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build()) {
+                KubernetesClient client = server.client()) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName("only").endMetadata()
                     .withNewStatus().addToAllocatable("cpu", new Quantity("4")).addToAllocatable("memory", new Quantity("8Gi"))
                     .addToAllocatable("pods", new Quantity("110")).endStatus().build()).create();

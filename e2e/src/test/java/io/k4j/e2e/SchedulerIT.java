@@ -11,11 +11,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +42,7 @@ class SchedulerIT {
     static void start() throws IOException {
         // No node agent keeps these API-created nodes' leases fresh, so node lifecycle would taint them unreachable.
         server = K4jServer.start(temporaryDirectory.resolve("data"), NODES_WITHOUT_AGENT);
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(server.kubeconfig()))).build();
+        client = server.client();
         client.nodes().resource(node("node-a", "a", Map.of())).create();
         client.nodes().resource(node("node-b", "b", Map.of())).create();
         Node tainted = node("node-c", "c", Map.of());

@@ -7,10 +7,10 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
 import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.CertificateAuthority;
 import io.k4j.apiserver.pki.ClusterPki;
+import io.k4j.apiserver.pki.KeyPurpose;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -70,7 +70,7 @@ final class ComponentClients implements AutoCloseable {
         CertificateAndKey manager = pki.controllerManager();
         X509Certificate certificate = pki.authority().sign(manager.certificate().getPublicKey(),
                 CertificateAuthority.subject("system:serviceaccount:kube-system:" + name, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
-                KeyPurposeId.id_kp_clientAuth, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
+                KeyPurpose.CLIENT_AUTH, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
         return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "kube-controller-manager");
     }
 
@@ -82,7 +82,7 @@ final class ComponentClients implements AutoCloseable {
         CertificateAndKey manager = pki.controllerManager();
         X509Certificate certificate = pki.authority().sign(manager.certificate().getPublicKey(),
                 CertificateAuthority.subject(ClusterDnsComponent.USER, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
-                KeyPurposeId.id_kp_clientAuth, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
+                KeyPurpose.CLIENT_AUTH, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
         return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "coredns");
     }
 

@@ -10,14 +10,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
 
 /**
  * A certificate authority that signs client and serving certificates, in the shape kubeadm gives them
  * (CA: {@code CN=kubernetes-ca}, key usage certSign; leaves: digital signature + key encipherment with client or
- * server auth). The BouncyCastle work lives in {@link CertificateBuilder}, so that a start which only loads an
- * existing CA does not load BouncyCastle. Thread-safe.
+ * server auth). Thread-safe.
  */
 public final class CertificateAuthority {
     /** Backdating covers small clock differences between the machines that verify the certificates. */
@@ -34,7 +31,7 @@ public final class CertificateAuthority {
     /** Creates a new self-signed CA. */
     public static CertificateAuthority create(String commonName, KeyAlgorithm algorithm, Duration validity, InstantSource clock) {
         KeyPair keyPair = algorithm.generate();
-        X509Certificate certificate = CertificateBuilder.selfSigned(keyPair, algorithm, commonName, clock.instant().minus(BACKDATE), clock.instant().plus(validity));
+        X509Certificate certificate = CertificateBuilder.selfSigned(keyPair, commonName, clock.instant().minus(BACKDATE), clock.instant().plus(validity));
         return new CertificateAuthority(new CertificateAndKey(certificate, keyPair.getPrivate()), clock);
     }
 
@@ -52,19 +49,19 @@ public final class CertificateAuthority {
      */
     public CertificateAndKey issueClientCertificate(String commonName, List<String> organizations, KeyAlgorithm algorithm, Duration validity) {
         KeyPair keyPair = algorithm.generate();
-        X509Certificate certificate = sign(keyPair.getPublic(), subject(commonName, organizations), KeyPurposeId.id_kp_clientAuth, List.of(), List.of(), validity);
+        X509Certificate certificate = sign(keyPair.getPublic(), subject(commonName, organizations), KeyPurpose.CLIENT_AUTH, List.of(), List.of(), validity);
         return new CertificateAndKey(certificate, keyPair.getPrivate());
     }
 
     /** Issues a serving certificate for the given DNS names and IP addresses. */
     public CertificateAndKey issueServingCertificate(String commonName, List<String> dnsNames, List<InetAddress> ipAddresses, KeyAlgorithm algorithm, Duration validity) {
         KeyPair keyPair = algorithm.generate();
-        X509Certificate certificate = sign(keyPair.getPublic(), subject(commonName, List.of()), KeyPurposeId.id_kp_serverAuth, dnsNames, ipAddresses, validity);
+        X509Certificate certificate = sign(keyPair.getPublic(), subject(commonName, List.of()), KeyPurpose.SERVER_AUTH, dnsNames, ipAddresses, validity);
         return new CertificateAndKey(certificate, keyPair.getPrivate());
     }
 
     /** Signs a certificate for a public key the caller holds the private key of (e.g. from a CSR). */
-    public X509Certificate sign(PublicKey publicKey, X500Name subject, KeyPurposeId purpose, List<String> dnsNames, List<InetAddress> ipAddresses, Duration validity) {
+    public X509Certificate sign(PublicKey publicKey, CertificateSubject subject, KeyPurpose purpose, List<String> dnsNames, List<InetAddress> ipAddresses, Duration validity) {
         Instant now = clock.instant();
         Instant notAfter = now.plus(validity);
         // A leaf must not outlive its CA; Go refuses such chains.
@@ -76,7 +73,7 @@ public final class CertificateAuthority {
     }
 
     /** A subject with one O per group before the CN, as Go's {@code pkix.Name} lays them out. */
-    public static X500Name subject(String commonName, List<String> organizations) {
-        return CertificateBuilder.subject(commonName, organizations);
+    public static CertificateSubject subject(String commonName, List<String> organizations) {
+        return new CertificateSubject(commonName, organizations);
     }
 }

@@ -409,7 +409,7 @@ public final class ClusterPki {
         }
     }
 
-    private static Optional<byte[]> subjectKeyIdentifier(X509Certificate certificate) {
+    static Optional<byte[]> subjectKeyIdentifier(X509Certificate certificate) {
         byte[] extension = certificate.getExtensionValue("2.5.29.14");
         if (extension == null) {
             return Optional.empty();
