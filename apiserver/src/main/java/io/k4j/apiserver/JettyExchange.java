@@ -28,6 +28,8 @@ import org.eclipse.jetty.util.Fields;
 
 /** An {@link HttpExchange} over a Jetty request and response, with blocking I/O. Not thread-safe. */
 final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorder {
+    /** The largest declared body {@link #respond} reads when the handler did not (see readUnreadSmallBody). */
+    private static final long UNREAD_BODY_READ_LIMIT = 64 * 1024;
     private static final int DRAIN_LIMIT_FACTOR = 4;
 
     private final Request request;
@@ -145,6 +147,7 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
 
     @Override
     public void respond(int newStatus, String contentType, byte[] content) throws IOException {
+        readUnreadSmallBody();
         status = newStatus;
         committed = true;
         response.setStatus(newStatus);
@@ -154,6 +157,24 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
         try (Blocker.Callback blocker = Blocker.callback()) {
             response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(content), blocker);
             blocker.block();
+        }
+    }
+
+    /**
+     * Reads a small request body that the handler answered without reading (a 404 or 401 for a POST): over HTTP/2
+     * Jetty would otherwise reset the stream the client is still sending on, and the JDK client reports that reset
+     * instead of the answer. Large bodies are left unread, so an unauthenticated client cannot make the server read
+     * megabytes.
+     */
+    private void readUnreadSmallBody() {
+        long declared = request.getLength();
+        if (body != null || declared <= 0 || declared > UNREAD_BODY_READ_LIMIT) {
+            return;
+        }
+        try {
+            body();
+        } catch (IOException | StatusException e) {
+            // The answer is sent all the same.
         }
     }
 
