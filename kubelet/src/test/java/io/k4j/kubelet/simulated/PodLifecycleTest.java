@@ -32,6 +32,22 @@ class PodLifecycleTest {
     }
 
     @Test
+    void podWithWrittenStatusHasTheNewVersionAndStatusAndSharesTheSpec() {
+        Pod pod = podBuilder("Always", Map.of()).editMetadata().withResourceVersion("5").endMetadata().build();
+        PodStatus status = statusOf(decide(pod, START));
+
+        Pod written = PodLifecycle.withStatus(pod, status, "9");
+
+        assertThat(written.getMetadata().getResourceVersion()).isEqualTo("9");
+        assertThat(written.getMetadata().getName()).isEqualTo(pod.getMetadata().getName());
+        assertThat(written.getMetadata().getUid()).isEqualTo(pod.getMetadata().getUid());
+        assertThat(written.getStatus()).isSameAs(status);
+        assertThat(written.getSpec()).isSameAs(pod.getSpec());
+        assertThat(pod.getMetadata().getResourceVersion()).as("the informer's pod is not changed").isEqualTo("5");
+        assertThat(decide(written, START)).as("a started pod needs nothing more").isInstanceOf(PodAction.Nothing.class);
+    }
+
+    @Test
     void pendingPodStartsRunningWithAnIpAndReadyContainers() {
         Pod pod = podBuilder("Always", Map.of()).editSpec().addNewInitContainer().withName("setup").withImage("busybox").endInitContainer().endSpec()
                 .editStatus().withQosClass("BestEffort").endStatus().build();
