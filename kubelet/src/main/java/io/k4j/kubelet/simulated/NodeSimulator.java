@@ -484,8 +484,8 @@ public final class NodeSimulator implements AutoCloseable {
         }
         // Most events (a controller touching a running pod, a relist) need nothing: decide here, on the informer's
         // thread, and hand only pods with work to the writers. The address given to the pure decision is a
-        // placeholder; a pod that starts gets its real one on the writer.
-        if (lifecycle.decide(pod, node.internalIp(), ignored -> "", clock.instant()) instanceof PodAction.Nothing) {
+        // placeholder; a pod that starts gets its real one on the writer (and is known to start without a decision).
+        if (!PodLifecycle.starts(pod) && lifecycle.decide(pod, node.internalIp(), ignored -> "", clock.instant()) instanceof PodAction.Nothing) {
             pendingPods.remove(key);
             cancelLook(key);
             return;

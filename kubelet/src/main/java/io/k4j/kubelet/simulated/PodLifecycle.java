@@ -116,6 +116,15 @@ final class PodLifecycle {
         return written;
     }
 
+    /**
+     * Whether {@link #decide} starts this pod (neither deleted, nor ended, nor running yet): known without building the
+     * running status, which is what most pods bound to a simulated node need.
+     */
+    static boolean starts(Pod pod) {
+        String phase = phase(pod);
+        return pod.getMetadata().getDeletionTimestamp() == null && !RUNNING.equals(phase) && !SUCCEEDED.equals(phase) && !FAILED.equals(phase);
+    }
+
     static String phase(Pod pod) {
         PodStatus status = pod.getStatus();
         return status == null || status.getPhase() == null || status.getPhase().isEmpty() ? PENDING : status.getPhase();

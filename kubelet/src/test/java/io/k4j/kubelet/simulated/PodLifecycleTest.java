@@ -32,6 +32,23 @@ class PodLifecycleTest {
     }
 
     @Test
+    void startsIsWhatTheDecisionSaysForPodsThatStartAndFalseForTheOthers() {
+        Pod pending = podBuilder("Always", Map.of()).build();
+        Pod running = podBuilder("Always", Map.of()).withStatus(statusOf(decide(pending, START))).build();
+        Pod deleting = new PodBuilder(pending).editMetadata().withDeletionTimestamp("2026-01-02T03:04:06Z").endMetadata().build();
+        Pod succeeded = new PodBuilder(running).editStatus().withPhase("Succeeded").endStatus().build();
+        Pod unknown = new PodBuilder(running).editStatus().withPhase("Unknown").endStatus().build();
+
+        assertThat(PodLifecycle.starts(pending)).isTrue();
+        assertThat(decide(pending, START)).isInstanceOf(PodAction.UpdateStatus.class);
+        assertThat(PodLifecycle.starts(unknown)).isTrue();
+        assertThat(decide(unknown, START)).isInstanceOf(PodAction.UpdateStatus.class);
+        assertThat(PodLifecycle.starts(running)).isFalse();
+        assertThat(PodLifecycle.starts(deleting)).isFalse();
+        assertThat(PodLifecycle.starts(succeeded)).isFalse();
+    }
+
+    @Test
     void podWithWrittenStatusHasTheNewVersionAndStatusAndSharesTheSpec() {
         Pod pod = podBuilder("Always", Map.of()).editMetadata().withResourceVersion("5").endMetadata().build();
         PodStatus status = statusOf(decide(pod, START));
