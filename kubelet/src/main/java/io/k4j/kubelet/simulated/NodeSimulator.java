@@ -157,7 +157,7 @@ public final class NodeSimulator implements AutoCloseable {
             for (JsonNode lease : api.get(SimulatedLeases.path("")).path("items")) {
                 String name = lease.path("metadata").path("name").asText();
                 if (nodes.containsKey(name)) {
-                    leases.putIfAbsent(name, SimulatedLeases.withoutManagedFields(lease));
+                    leases.putIfAbsent(name, SimulatedLeases.dropManagedFields(lease));
                 }
             }
         } catch (KubernetesClientException e) {
@@ -414,7 +414,7 @@ public final class NodeSimulator implements AutoCloseable {
         }
         ObjectNode current;
         try {
-            current = SimulatedLeases.withoutManagedFields(api.get(SimulatedLeases.path(node.name())));
+            current = written(api.get(SimulatedLeases.path(node.name())));
         } catch (KubernetesClientException e) {
             if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
                 throw new KubernetesClientException("the Lease of " + node.name() + " exists and is gone again", HttpURLConnection.HTTP_CONFLICT, null);
@@ -424,9 +424,9 @@ public final class NodeSimulator implements AutoCloseable {
         leases.put(node.name(), written(api.send("PUT", SimulatedLeases.path(node.name()), JSON, SimulatedLeases.renewed(current, node.name(), nodeUid, now))));
     }
 
-    /** What the server answered to a Lease write, as the simulator keeps it. */
+    /** A Lease the server answered with, as the simulator keeps it: the answer is ours, so no copy. */
     private static ObjectNode written(JsonNode lease) {
-        return SimulatedLeases.withoutManagedFields(lease);
+        return SimulatedLeases.dropManagedFields(lease);
     }
 
     private boolean statusReportDue(Node node) {

@@ -75,14 +75,23 @@ final class SimulatedLeases {
 
     /** A copy of {@code lease} without {@code metadata.managedFields}: what the simulator keeps of a Lease it read. */
     static ObjectNode withoutManagedFields(JsonNode lease) {
+        return dropManagedFields(object(lease).deepCopy());
+    }
+
+    /** {@code lease} itself, its {@code metadata.managedFields} removed: for a tree nobody else holds. */
+    static ObjectNode dropManagedFields(JsonNode lease) {
+        ObjectNode object = object(lease);
+        if (object.get("metadata") instanceof ObjectNode metadata) {
+            metadata.remove("managedFields");
+        }
+        return object;
+    }
+
+    private static ObjectNode object(JsonNode lease) {
         if (!(lease instanceof ObjectNode object)) {
             throw new IllegalArgumentException("a Lease is a JSON object, not " + lease.getNodeType());
         }
-        ObjectNode copy = object.deepCopy();
-        if (copy.get("metadata") instanceof ObjectNode metadata) {
-            metadata.remove("managedFields");
-        }
-        return copy;
+        return object;
     }
 
     private static void setSpec(ObjectNode lease, String nodeName, Instant now) {

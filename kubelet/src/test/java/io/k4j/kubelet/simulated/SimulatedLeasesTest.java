@@ -64,6 +64,18 @@ class SimulatedLeasesTest {
     }
 
     @Test
+    void managedFieldsAreLeftOutOfACopyOrDroppedInPlace() {
+        JsonNode read = Json.read("{\"metadata\": {\"name\": \"node-1\", \"managedFields\": [{\"manager\": \"m\"}]}}");
+
+        ObjectNode copy = SimulatedLeases.withoutManagedFields(read);
+        assertThat(copy).isEqualTo(Json.read("{\"metadata\": {\"name\": \"node-1\"}}"));
+        assertThat(read.path("metadata").has("managedFields")).isTrue();
+
+        assertThat(SimulatedLeases.dropManagedFields(read)).isSameAs(read);
+        assertThat(read).isEqualTo(Json.read("{\"metadata\": {\"name\": \"node-1\"}}"));
+    }
+
+    @Test
     void pathsAreTheLeaseCollectionAndItsMembers() {
         assertThat(SimulatedLeases.path("")).isEqualTo("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases");
         assertThat(SimulatedLeases.path("node-1")).isEqualTo("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1");
