@@ -38,6 +38,10 @@ final class SchedulerSuite {
     private final Optional<Path> h2load;
     /** Requests in flight while a throughput run creates its pods, whichever generator sends them. */
     private static final int CREATES_IN_FLIGHT = 32;
+    /** How long the server's CPU at rest (nodes Ready, no pods) is measured before the runs. */
+    private static final Duration REST_WINDOW = Duration.ofSeconds(20);
+    /** A directory for a JFR recording of the server per throughput run, when the system property names one. */
+    private static final Optional<Path> RECORDINGS = Optional.ofNullable(System.getProperty("k4j.bench.server-jfr")).map(Path::of);
 
     /** @param h2load the h2load executable for the throughput runs' creates; without it the JDK client creates them */
     SchedulerSuite(Path output, Path work, int nodes, int basicPods, int variantPods, int scalePods, int startupPods, Set<String> runs,
@@ -79,37 +83,49 @@ final class SchedulerSuite {
             SchedulerBench bench = bench(server, token, work.resolve("main"));
             Duration nodesReady = bench.awaitReadyNodes(nodes, Duration.ofMinutes(15));
             append(String.format(Locale.ROOT, "%nServer: `k4j server --simulated-nodes=%d --cluster-cidr=10.0.0.0/8 --simulated-node-config=<zones: zone-a, zone-b, zone-c>` "
-                    + "(heap limit %s); all %d nodes Ready %.0f s after the server was ready. Load generator of the runs below: %s.%n%n"
-                    + "| run | pods | creates in flight | creates/s | generator CPU ms/create | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
-                    + "|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0,
+                    + "(heap limit %s); all %d nodes Ready with a pod CIDR %.0f s after the server was ready. Load generator of the runs below: %s.%n%n"
+                    + "| run | pods | creates in flight | creates/s | generator CPU ms/create | server CPU ms/pod | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
+                    + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0,
                     bench.throughputGenerator(CREATES_IN_FLIGHT)));
+            log("measuring the server's CPU at rest (heartbeats only) for " + REST_WINDOW.toSeconds() + " s");
+            String rest = String.format(Locale.ROOT, "Server CPU at rest with %d simulated nodes and no pods (heartbeats, node status, informers): %.0f ms per second.",
+                    nodes, restCpuMillisPerSecond(server.pid()));
+            log(rest);
             int total = 0;
             if (runs.contains("basic")) {
-                total += throughputRow(bench, "SchedulingBasic", "basic", basicPods, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
+                total += throughputRow(server, bench, "SchedulingBasic", "basic", basicPods, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
             }
             if (runs.contains("node-affinity")) {
-                total += throughputRow(bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod);
+                total += throughputRow(server, bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod);
             }
             if (runs.contains("anti-affinity")) {
-                total += throughputRow(bench, "SchedulingPodAntiAffinity", "anti-affinity", Math.min(variantPods, nodes), 60, "60", SchedulerBench::antiAffinityPod);
+                total += throughputRow(server, bench, "SchedulingPodAntiAffinity", "anti-affinity", Math.min(variantPods, nodes), 60, "60", SchedulerBench::antiAffinityPod);
             }
             if (runs.contains("spread")) {
-                total += throughputRow(bench, "SchedulingPodTopologySpreading", "spread", variantPods, 85, "85", SchedulerBench::topologySpreadPod);
+                total += throughputRow(server, bench, "SchedulingPodTopologySpreading", "spread", variantPods, 85, "85", SchedulerBench::topologySpreadPod);
             }
+            append(String.format(Locale.ROOT, "%n%s Server CPU ms/pod: the server process's user + system CPU from the first create until the "
+                    + "last pod was bound, over the pods bound (heartbeats of the period included).%n", rest));
             if (runs.contains("scale")) {
                 runScale(server, bench, total);
             }
         }
     }
 
-    private int throughputRow(SchedulerBench bench, String name, String namespace, int pods, double upstream, String upstreamText,
+    private int throughputRow(K4jServer server, SchedulerBench bench, String name, String namespace, int pods, double upstream, String upstreamText,
                               BiFunction<String, String, String> podsOf) throws Exception {
         log(name + ": " + pods + " pods");
         bench.createNamespace(namespace);
+        Optional<Path> recording = startRecording(server.pid(), namespace);
+        Duration serverCpuBefore = processCpu(server.pid());
         SchedulerBench.Throughput result = bench.runThroughput(namespace, pods, CREATES_IN_FLIGHT, podsOf);
+        Duration serverCpu = processCpu(server.pid()).minus(serverCpuBefore);
+        if (recording.isPresent()) {
+            stopRecording(server.pid(), namespace, recording.get());
+        }
         SchedulingThroughput sampled = result.schedulingThroughput();
-        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.3f | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, result.pods(), CREATES_IN_FLIGHT,
-                result.createsPerSecond(), result.generatorCpuMillisPerCreate(), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
+        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.3f | %.2f | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, result.pods(), CREATES_IN_FLIGHT,
+                result.createsPerSecond(), result.generatorCpuMillisPerCreate(), result.bound() == 0 ? Double.NaN : serverCpu.toNanos() / 1e6 / result.bound(), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
                 upstream > 0 ? String.format(Locale.ROOT, "%.2f", sampled.average() / upstream) : "n/a", result.scheduledEvents(), loadAverage()));
         return pods;
     }
@@ -154,9 +170,9 @@ final class SchedulerSuite {
                 // The same pods as SchedulingBasic on a tenth of the nodes: a tenth of the heartbeat writes, which shows
                 // how much of the API's write capacity 5,000 simulated nodes take. Its 10m pods leave room for the fill below.
                 append(String.format(Locale.ROOT, "%nSchedulingBasic on %d simulated nodes of 4 CPUs (the preemption run's server; load generator: %s):%n%n"
-                        + "| run | pods | creates in flight | creates/s | generator CPU ms/create | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
-                        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes, bench.throughputGenerator(CREATES_IN_FLIGHT)));
-                throughputRow(bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
+                        + "| run | pods | creates in flight | creates/s | generator CPU ms/create | server CPU ms/pod | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
+                        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes, bench.throughputGenerator(CREATES_IN_FLIGHT)));
+                throughputRow(server, bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
             }
             if (!runs.contains("preemption")) {
                 return;
@@ -194,6 +210,40 @@ final class SchedulerSuite {
     private static Path tokenFile(Path file, String token) throws IOException {
         Files.createDirectories(file.getParent());
         return Files.writeString(file, token + ",bench-admin,bench-admin,\"system:masters\"\n");
+    }
+
+    /** The server's CPU per second of wall time over {@link #REST_WINDOW}, with nothing but the nodes to look after. */
+    private static double restCpuMillisPerSecond(long pid) throws InterruptedException {
+        Duration before = processCpu(pid);
+        long start = System.nanoTime();
+        Thread.sleep(REST_WINDOW.toMillis()); // the measurement window, not synchronisation
+        Duration used = processCpu(pid).minus(before);
+        return used.toNanos() / 1e6 / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /** User plus system CPU of process {@code pid} so far (from /proc/<pid>/stat). */
+    private static Duration processCpu(long pid) {
+        return ProcessHandle.of(pid).flatMap(process -> process.info().totalCpuDuration())
+                .orElseThrow(() -> new IllegalStateException("no CPU time for process " + pid));
+    }
+
+    /** Starts a JFR recording (profile settings) of the server for {@code run}, when {@link #RECORDINGS} is set. */
+    private static Optional<Path> startRecording(long pid, String run) throws IOException, InterruptedException {
+        if (RECORDINGS.isEmpty()) {
+            return Optional.empty();
+        }
+        Files.createDirectories(RECORDINGS.get());
+        Path file = RECORDINGS.get().resolve(run + ".jfr").toAbsolutePath();
+        log(run(jcmd(), Long.toString(pid), "JFR.start", "name=" + run, "settings=profile", "filename=" + file).strip());
+        return Optional.of(file);
+    }
+
+    private static void stopRecording(long pid, String run, Path file) throws IOException, InterruptedException {
+        log(run(jcmd(), Long.toString(pid), "JFR.stop", "name=" + run).strip() + " (" + file + ")");
+    }
+
+    private static String jcmd() {
+        return Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
     }
 
     /** The server's heap use after a full collection, as {@code jcmd GC.heap_info} reports it. */

@@ -39,7 +39,7 @@ public final class KubeControllers {
                 new ControllerDescriptor(GarbageCollectorController.NAME, true, 20, GarbageCollectorController::new),
                 new ControllerDescriptor(PodGarbageCollector.NAME, true, 1, PodGarbageCollector::new),
                 new ControllerDescriptor(ResourceQuotaController.NAME, true, 5, ResourceQuotaController::new),
-                new ControllerDescriptor(NodeIpamController.NAME, true, 1, NodeIpamController::new),
+                new ControllerDescriptor(NodeIpamController.NAME, true, 30, NodeIpamController::new),
                 new ControllerDescriptor(NodeLifecycleController.NAME, true, 1, NodeLifecycleController::new),
                 new ControllerDescriptor(TaintEvictionController.NAME, true, 1, TaintEvictionController::new),
                 new ControllerDescriptor(DisruptionController.NAME, true, 1, DisruptionController::new),

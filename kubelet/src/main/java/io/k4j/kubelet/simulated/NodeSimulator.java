@@ -2,24 +2,22 @@ package io.k4j.kubelet.simulated;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.k4j.api.codec.Json;
 import io.k4j.kubelet.nodestatus.NodeConditions;
 import io.k4j.kubelet.nodestatus.NodeHeartbeat;
-import io.k4j.kubelet.nodestatus.NodeLeases;
 import java.net.HttpURLConnection;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -62,10 +60,12 @@ public final class NodeSimulator implements AutoCloseable {
     private static final Duration POD_RETRY_DELAY = Duration.ofSeconds(1);
     private static final Duration CACHE_SYNC_POLL = Duration.ofMillis(50);
     private static final int REGISTRATION_ATTEMPTS_PER_LOG = 6;
-    private static final PatchContext MERGE_PATCH = PatchContext.of(PatchType.JSON_MERGE);
+    private static final String JSON = "application/json";
+    private static final String MERGE_PATCH_JSON = "application/merge-patch+json";
     private static final PatchContext STRATEGIC_MERGE_PATCH = PatchContext.of(PatchType.STRATEGIC_MERGE);
 
     private final KubernetesClient client;
+    private final RawApi api;
     private final SimulatedNodeConfig config;
     private final int initialNodes;
     private final InstantSource clock;
@@ -80,8 +80,8 @@ public final class NodeSimulator implements AutoCloseable {
 
     /** The nodes this simulator runs, by name. */
     private final Map<String, SimulatedNode> nodes = new ConcurrentHashMap<>();
-    /** The last Lease written per node, so a renewal is one update, not a read and an update. */
-    private final Map<String, Lease> leases = new ConcurrentHashMap<>();
+    /** The last Lease written per node (without managedFields), so a renewal is one update, not a read and an update. */
+    private final Map<String, ObjectNode> leases = new ConcurrentHashMap<>();
 
     /** Pods that need a look, newest state each; a pod leaves once nothing is left to do for it. */
     private final Map<String, Pod> pendingPods = new ConcurrentHashMap<>();
@@ -116,6 +116,7 @@ public final class NodeSimulator implements AutoCloseable {
      */
     public NodeSimulator(KubernetesClient client, SimulatedNodeConfig config, String clusterCidr, int initialNodes, InstantSource clock) {
         this.client = requireNonNull(client, "client is null");
+        this.api = new RawApi(client);
         this.config = requireNonNull(config, "config is null");
         if (initialNodes < 0) {
             throw new IllegalArgumentException("initialNodes must not be negative: " + initialNodes);
@@ -153,9 +154,10 @@ public final class NodeSimulator implements AutoCloseable {
         nodesSynced = true;
         // One list instead of a read per node before its first renewal (after a restart most Leases exist).
         try {
-            for (Lease lease : client.leases().inNamespace(NodeHeartbeat.LEASE_NAMESPACE).list().getItems()) {
-                if (nodes.containsKey(lease.getMetadata().getName())) {
-                    leases.putIfAbsent(lease.getMetadata().getName(), lease);
+            for (JsonNode lease : api.get(SimulatedLeases.path("")).path("items")) {
+                String name = lease.path("metadata").path("name").asText();
+                if (nodes.containsKey(name)) {
+                    leases.putIfAbsent(name, SimulatedLeases.dropManagedFields(lease));
                 }
             }
         } catch (KubernetesClientException e) {
@@ -385,14 +387,13 @@ public final class NodeSimulator implements AutoCloseable {
         }
     }
 
-    private void renewLease(SimulatedNode node) {
+    private void renewLease(SimulatedNode node) throws InterruptedException {
         Instant now = clock.instant();
-        NonNamespaceOperation<Lease, LeaseList, Resource<Lease>> leaseClient = client.leases().inNamespace(NodeHeartbeat.LEASE_NAMESPACE);
         String nodeUid = node.uid() == null ? "" : node.uid();
-        Lease known = leases.get(node.name());
+        ObjectNode known = leases.get(node.name());
         if (known != null) {
             try {
-                leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(known, node.name(), nodeUid, now)).update());
+                leases.put(node.name(), written(api.send("PUT", SimulatedLeases.path(node.name()), JSON, SimulatedLeases.renewed(known, node.name(), nodeUid, now))));
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT && e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
@@ -404,18 +405,28 @@ public final class NodeSimulator implements AutoCloseable {
         }
         // Leases that exist were listed at start, so a node without one most likely has none: create first.
         try {
-            leases.put(node.name(), leaseClient.resource(NodeLeases.newLease(node.name(), nodeUid, now)).create());
+            leases.put(node.name(), written(api.send("POST", SimulatedLeases.path(""), JSON, SimulatedLeases.newLease(node.name(), nodeUid, now))));
             return;
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                 throw e;
             }
         }
-        Lease current = leaseClient.withName(node.name()).get();
-        if (current == null) {
-            throw new KubernetesClientException("the Lease of " + node.name() + " exists and is gone again", HttpURLConnection.HTTP_CONFLICT, null);
+        ObjectNode current;
+        try {
+            current = written(api.get(SimulatedLeases.path(node.name())));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                throw new KubernetesClientException("the Lease of " + node.name() + " exists and is gone again", HttpURLConnection.HTTP_CONFLICT, null);
+            }
+            throw e;
         }
-        leases.put(node.name(), leaseClient.resource(NodeLeases.renewed(current, node.name(), nodeUid, now)).update());
+        leases.put(node.name(), written(api.send("PUT", SimulatedLeases.path(node.name()), JSON, SimulatedLeases.renewed(current, node.name(), nodeUid, now))));
+    }
+
+    /** A Lease the server answered with, as the simulator keeps it: the answer is ours, so no copy. */
+    private static ObjectNode written(JsonNode lease) {
+        return SimulatedLeases.dropManagedFields(lease);
     }
 
     private boolean statusReportDue(Node node) {
@@ -473,8 +484,8 @@ public final class NodeSimulator implements AutoCloseable {
         }
         // Most events (a controller touching a running pod, a relist) need nothing: decide here, on the informer's
         // thread, and hand only pods with work to the writers. The address given to the pure decision is a
-        // placeholder; a pod that starts gets its real one on the writer.
-        if (lifecycle.decide(pod, node.internalIp(), ignored -> "", clock.instant()) instanceof PodAction.Nothing) {
+        // placeholder; a pod that starts gets its real one on the writer (and is known to start without a decision).
+        if (!PodLifecycle.starts(pod) && lifecycle.decide(pod, node.internalIp(), ignored -> "", clock.instant()) instanceof PodAction.Nothing) {
             pendingPods.remove(key);
             cancelLook(key);
             return;
@@ -577,12 +588,13 @@ public final class NodeSimulator implements AutoCloseable {
         // A merge patch replaces the status lists whole; the uid and resourceVersion make it apply only to the pod
         // the decision was made from (a newer pod fails with 409 and is looked at when the informer brings it).
         Map<String, Object> metadata = Map.of("uid", pod.getMetadata().getUid(), "resourceVersion", pod.getMetadata().getResourceVersion());
-        String json = client.getKubernetesSerialization().asJson(Map.of("metadata", metadata, "status", status));
-        Pod[] updated = new Pod[1];
-        // resource(pod), not withName(name): fabric8 would read the pod from the server first to learn what to patch.
-        withWritePermit(() -> updated[0] = client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod)
-                .subresource("status").patch(MERGE_PATCH, json));
-        return updated[0];
+        String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", metadata, "status", status));
+        String path = "/api/v1/namespaces/" + encode(pod.getMetadata().getNamespace()) + "/pods/" + encode(pod.getMetadata().getName()) + "/status";
+        JsonNode[] answer = new JsonNode[1];
+        withWritePermit(() -> answer[0] = api.send("PATCH", path, MERGE_PATCH_JSON, patch));
+        // The answer is the whole pod; only its new resourceVersion is read (a typed decoding of every answer cost as
+        // much as the informer's own), and the pod looked at next is the one decided on with the status written.
+        return PodLifecycle.withStatus(pod, status, answer[0].path("metadata").path("resourceVersion").asText());
     }
 
     private void deletePod(Pod pod) throws InterruptedException {
@@ -631,7 +643,7 @@ public final class NodeSimulator implements AutoCloseable {
     // ---- plumbing ----------------------------------------------------------------------------------------------
 
     private interface Write {
-        void run();
+        void run() throws InterruptedException;
     }
 
     private void withWritePermit(Write write) throws InterruptedException {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.HostIP;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -96,6 +97,32 @@ final class PodLifecycle {
             return new PodAction.UpdateStatus(restarted(pod, exitCode, now), "restarted");
         }
         return new PodAction.UpdateStatus(finished(pod, exitCode, now), exitCode == 0 ? "succeeded" : "failed");
+    }
+
+    /**
+     * {@code pod} as a status write left it: its metadata copied with {@code resourceVersion}, {@code status} as
+     * written, the spec shared (the simulator never changes a pod's spec, and neither does a status write).
+     */
+    static Pod withStatus(Pod pod, PodStatus status, String resourceVersion) {
+        requireNonNull(pod, "pod is null");
+        requireNonNull(status, "status is null");
+        requireNonNull(resourceVersion, "resourceVersion is null");
+        Pod written = new Pod();
+        written.setApiVersion(pod.getApiVersion());
+        written.setKind(pod.getKind());
+        written.setMetadata(new ObjectMetaBuilder(pod.getMetadata()).withResourceVersion(resourceVersion).build());
+        written.setSpec(pod.getSpec());
+        written.setStatus(status);
+        return written;
+    }
+
+    /**
+     * Whether {@link #decide} starts this pod (neither deleted, nor ended, nor running yet): known without building the
+     * running status, which is what most pods bound to a simulated node need.
+     */
+    static boolean starts(Pod pod) {
+        String phase = phase(pod);
+        return pod.getMetadata().getDeletionTimestamp() == null && !RUNNING.equals(phase) && !SUCCEEDED.equals(phase) && !FAILED.equals(phase);
     }
 
     static String phase(Pod pod) {

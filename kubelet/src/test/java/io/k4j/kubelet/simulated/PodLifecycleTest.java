@@ -32,6 +32,39 @@ class PodLifecycleTest {
     }
 
     @Test
+    void startsIsWhatTheDecisionSaysForPodsThatStartAndFalseForTheOthers() {
+        Pod pending = podBuilder("Always", Map.of()).build();
+        Pod running = podBuilder("Always", Map.of()).withStatus(statusOf(decide(pending, START))).build();
+        Pod deleting = new PodBuilder(pending).editMetadata().withDeletionTimestamp("2026-01-02T03:04:06Z").endMetadata().build();
+        Pod succeeded = new PodBuilder(running).editStatus().withPhase("Succeeded").endStatus().build();
+        Pod unknown = new PodBuilder(running).editStatus().withPhase("Unknown").endStatus().build();
+
+        assertThat(PodLifecycle.starts(pending)).isTrue();
+        assertThat(decide(pending, START)).isInstanceOf(PodAction.UpdateStatus.class);
+        assertThat(PodLifecycle.starts(unknown)).isTrue();
+        assertThat(decide(unknown, START)).isInstanceOf(PodAction.UpdateStatus.class);
+        assertThat(PodLifecycle.starts(running)).isFalse();
+        assertThat(PodLifecycle.starts(deleting)).isFalse();
+        assertThat(PodLifecycle.starts(succeeded)).isFalse();
+    }
+
+    @Test
+    void podWithWrittenStatusHasTheNewVersionAndStatusAndSharesTheSpec() {
+        Pod pod = podBuilder("Always", Map.of()).editMetadata().withResourceVersion("5").endMetadata().build();
+        PodStatus status = statusOf(decide(pod, START));
+
+        Pod written = PodLifecycle.withStatus(pod, status, "9");
+
+        assertThat(written.getMetadata().getResourceVersion()).isEqualTo("9");
+        assertThat(written.getMetadata().getName()).isEqualTo(pod.getMetadata().getName());
+        assertThat(written.getMetadata().getUid()).isEqualTo(pod.getMetadata().getUid());
+        assertThat(written.getStatus()).isSameAs(status);
+        assertThat(written.getSpec()).isSameAs(pod.getSpec());
+        assertThat(pod.getMetadata().getResourceVersion()).as("the informer's pod is not changed").isEqualTo("5");
+        assertThat(decide(written, START)).as("a started pod needs nothing more").isInstanceOf(PodAction.Nothing.class);
+    }
+
+    @Test
     void pendingPodStartsRunningWithAnIpAndReadyContainers() {
         Pod pod = podBuilder("Always", Map.of()).editSpec().addNewInitContainer().withName("setup").withImage("busybox").endInitContainer().endSpec()
                 .editStatus().withQosClass("BestEffort").endStatus().build();

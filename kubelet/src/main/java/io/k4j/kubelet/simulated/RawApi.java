@@ -1,0 +1,99 @@
+package io.k4j.kubelet.simulated;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.k4j.api.codec.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The node simulator's requests on its hot paths (Lease renewals, pod status writes), sent as JSON text through the
+ * fabric8 client's own HTTP client (same connection, TLS identity and User-Agent) and answered as JSON trees. The
+ * typed fabric8 path costs a model copy, a reflective serialization and a reflective decoding of every answer, which
+ * at 5,000 simulated nodes (500 renewals a second) was a large share of the whole server's CPU; the requests and the
+ * objects on the server are the same. A failed request throws a {@link KubernetesClientException} with the HTTP code
+ * (0 when no answer came), as the typed client does. Thread-safe.
+ */
+final class RawApi {
+    private final HttpClient httpClient;
+    private final String serverUrl;
+    private final String userAgent;
+    private final long timeoutMillis;
+
+    RawApi(KubernetesClient client) {
+        requireNonNull(client, "client is null");
+        this.httpClient = client.getHttpClient();
+        this.serverUrl = client.getMasterUrl().toString().replaceAll("/+$", "");
+        this.userAgent = client.getConfiguration().getUserAgent();
+        int requestTimeout = client.getConfiguration().getRequestTimeout();
+        this.timeoutMillis = requestTimeout > 0 ? requestTimeout : TimeUnit.SECONDS.toMillis(10);
+    }
+
+    /** GET {@code path} (from the server's root, starting with a slash). */
+    JsonNode get(String path) throws InterruptedException {
+        return exchange("GET", path, "", null);
+    }
+
+    /** {@code method} on {@code path} with {@code body}. */
+    JsonNode send(String method, String path, String contentType, JsonNode body) throws InterruptedException {
+        return exchange(method, path, contentType, Json.writeString(requireNonNull(body, "body is null")));
+    }
+
+    /** {@code method} on {@code path} with the JSON text {@code body}. */
+    JsonNode send(String method, String path, String contentType, String body) throws InterruptedException {
+        return exchange(method, path, contentType, requireNonNull(body, "body is null"));
+    }
+
+    private JsonNode exchange(String method, String path, String contentType, String body) throws InterruptedException {
+        HttpRequest.Builder builder = httpClient.newHttpRequestBuilder()
+                .uri(serverUrl + path)
+                .setHeader("Accept", "application/json")
+                .timeout(timeoutMillis, TimeUnit.MILLISECONDS);
+        if (userAgent != null && !userAgent.isEmpty()) {
+            builder.setHeader("User-Agent", userAgent);
+        }
+        if (body != null) {
+            builder.method(method, contentType, body);
+        }
+        HttpResponse<byte[]> response;
+        try {
+            // The timeout also covers a server that accepted the request and never answers.
+            response = httpClient.sendAsync(builder.build(), byte[].class).get(timeoutMillis + TimeUnit.SECONDS.toMillis(5), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw noAnswer(method, path, e.getCause() == null ? e : e.getCause());
+        } catch (TimeoutException e) {
+            throw noAnswer(method, path, e);
+        }
+        byte[] answer = response.body() == null ? new byte[0] : response.body();
+        if (!HttpResponse.isSuccessful(response.code())) {
+            throw new KubernetesClientException(method + " " + path + " answered " + response.code() + ": " + message(answer), response.code(), null);
+        }
+        return answer.length == 0 ? Json.object() : Json.read(answer);
+    }
+
+    private static KubernetesClientException noAnswer(String method, String path, Throwable cause) {
+        return new KubernetesClientException(method + " " + path + " got no answer: " + cause, cause, 0, null, null);
+    }
+
+    /** The Status message of an error answer, else its text. */
+    private static String message(byte[] answer) {
+        String text = new String(answer, StandardCharsets.UTF_8);
+        try {
+            JsonNode status = Json.read(answer);
+            if (status.path("message").isTextual()) {
+                return status.path("message").asText();
+            }
+        } catch (RuntimeException e) {
+            // Not JSON: the text itself says what happened.
+        }
+        return text;
+    }
+}
