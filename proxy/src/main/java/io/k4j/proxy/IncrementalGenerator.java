@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +23,8 @@ import java.util.TreeMap;
  */
 final class IncrementalGenerator {
     private final RuleGenerator generator;
-    /** The rules of each service port, for look-ups. */
-    private final Map<ServicePortName, ServicePortRules> rules = new HashMap<>();
-    /** The same rules in name order, for the shared chains: touched only where something changed. */
-    private final SortedMap<ServicePortName, ServicePortRules> ordered = new TreeMap<>();
+    /** The rules of each service port, in name order for the shared chains: touched only where something changed. */
+    private final SortedMap<ServicePortName, ServicePortRules> rules = new TreeMap<>();
     /** The own chains of every service port in {@link #rules}, by name. */
     private final SortedMap<String, List<String>> serviceChains = new TreeMap<>();
 
@@ -63,7 +60,6 @@ final class IncrementalGenerator {
         removed.removeAll(services.keySet());
         for (ServicePortName name : removed) {
             ServicePortRules before = rules.remove(name);
-            ordered.remove(name);
             serviceChains.keySet().removeAll(before.chains().keySet());
             changes.add(new Change(name, Optional.of(before), Optional.empty()));
         }
@@ -80,11 +76,10 @@ final class IncrementalGenerator {
             }
             serviceChains.putAll(after.chains());
             rules.put(name, after);
-            ordered.put(name, after);
             changes.add(new Change(name, Optional.ofNullable(before), Optional.of(after)));
         }
         // Copying a sorted map into a TreeMap is linear: no comparisons.
-        return new Generation(generator.assemble(ordered.values(), serviceChains), Collections.unmodifiableMap(new TreeMap<>(ordered)),
+        return new Generation(generator.assemble(rules.values(), serviceChains), Collections.unmodifiableMap(new TreeMap<>(rules)),
                 changes);
     }
 }
