@@ -30,6 +30,8 @@ import java.util.List;
  */
 final class CertificateBuilder {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** A DER BOOLEAN true (read only: {@link Der#encode} copies its parts). */
+    private static final byte[] TRUE = Der.encode(Der.BOOLEAN, new byte[] {(byte) 0xff});
     private static final String COMMON_NAME = "2.5.4.3";
     private static final String ORGANIZATION = "2.5.4.10";
     private static final String SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
@@ -38,10 +40,6 @@ final class CertificateBuilder {
     private static final String BASIC_CONSTRAINTS = "2.5.29.19";
     private static final String AUTHORITY_KEY_IDENTIFIER = "2.5.29.35";
     private static final String EXTENDED_KEY_USAGE = "2.5.29.37";
-    private static final int BOOLEAN = 0x01;
-    private static final int BIT_STRING = 0x03;
-    private static final int UTC_TIME = 0x17;
-    private static final int GENERALIZED_TIME = 0x18;
     /** {@code [3]} constructed: the extensions of a TBSCertificate. */
     private static final int CONTEXT_3 = 0xa3;
     /** {@code [0]} primitive: AuthorityKeyIdentifier's keyIdentifier. */
@@ -61,7 +59,7 @@ final class CertificateBuilder {
     static X509Certificate selfSigned(KeyPair keyPair, String commonName, Instant notBefore, Instant notAfter) {
         byte[] name = name(CertificateSubject.of(commonName));
         List<byte[]> extensions = List.of(
-                extension(BASIC_CONSTRAINTS, true, Der.encode(Der.SEQUENCE, Der.encode(BOOLEAN, new byte[] {(byte) 0xff}))),
+                extension(BASIC_CONSTRAINTS, true, Der.encode(Der.SEQUENCE, TRUE)),
                 extension(KEY_USAGE, true, keyUsage(DIGITAL_SIGNATURE, KEY_ENCIPHERMENT, KEY_CERT_SIGN)),
                 extension(SUBJECT_KEY_IDENTIFIER, false, Der.encode(Der.OCTET_STRING, keyIdentifier(keyPair.getPublic()))));
         return sign(name, name, keyPair.getPublic(), notBefore, notAfter, extensions, keyPair.getPrivate(), "cannot create the CA certificate");
@@ -131,7 +129,7 @@ final class CertificateBuilder {
 
     private static byte[] extension(String type, boolean critical, byte[] value) {
         return critical
-                ? Der.encode(Der.SEQUENCE, Der.objectIdentifier(type), Der.encode(BOOLEAN, new byte[] {(byte) 0xff}), Der.encode(Der.OCTET_STRING, value))
+                ? Der.encode(Der.SEQUENCE, Der.objectIdentifier(type), TRUE, Der.encode(Der.OCTET_STRING, value))
                 : Der.encode(Der.SEQUENCE, Der.objectIdentifier(type), Der.encode(Der.OCTET_STRING, value));
     }
 
@@ -143,13 +141,13 @@ final class CertificateBuilder {
             mask |= 0x80 >> bit;
             highest = Math.max(highest, bit);
         }
-        return Der.encode(BIT_STRING, new byte[] {(byte) (7 - highest), (byte) mask});
+        return Der.encode(Der.BIT_STRING, new byte[] {(byte) (7 - highest), (byte) mask});
     }
 
     private static byte[] bitString(byte[] bytes) {
         byte[] content = new byte[bytes.length + 1];
         System.arraycopy(bytes, 0, content, 1, bytes.length);
-        return Der.encode(BIT_STRING, content);
+        return Der.encode(Der.BIT_STRING, content);
     }
 
     /** RFC 5280's key identifier method 1: the SHA-1 of the subjectPublicKey bits. */
@@ -178,8 +176,8 @@ final class CertificateBuilder {
     private static byte[] time(Instant instant) {
         ZonedDateTime utc = instant.truncatedTo(ChronoUnit.SECONDS).atZone(ZoneOffset.UTC);
         return utc.getYear() < 2050
-                ? Der.encode(UTC_TIME, UTC_TIME_FORMAT.format(utc).getBytes(StandardCharsets.US_ASCII))
-                : Der.encode(GENERALIZED_TIME, GENERALIZED_TIME_FORMAT.format(utc).getBytes(StandardCharsets.US_ASCII));
+                ? Der.encode(Der.UTC_TIME, UTC_TIME_FORMAT.format(utc).getBytes(StandardCharsets.US_ASCII))
+                : Der.encode(Der.GENERALIZED_TIME, GENERALIZED_TIME_FORMAT.format(utc).getBytes(StandardCharsets.US_ASCII));
     }
 
     private static BigInteger serialNumber() {

@@ -10,13 +10,15 @@ import java.util.List;
 
 /**
  * The few DER (ASN.1 distinguished encoding) operations the PKI needs without BouncyCastle: reading the elements of a
- * structure, and wrapping bytes into a tag-length-value. Loading BouncyCastle means verifying its signed jars (and
+ * structure, and wrapping bytes into a tag-length-value (which {@link CertificateBuilder} writes certificates with). Loading BouncyCastle means verifying its signed jars (and
  * their classes cannot be class-data shared), which costs a start several hundred milliseconds of CPU; reading keys,
  * certificates and subject names is all a restart needs, and the JDK plus this class do that. Stateless and
  * thread-safe.
  */
 final class Der {
+    static final int BOOLEAN = 0x01;
     static final int INTEGER = 0x02;
+    static final int BIT_STRING = 0x03;
     static final int OCTET_STRING = 0x04;
     static final int NULL = 0x05;
     static final int OBJECT_IDENTIFIER = 0x06;
@@ -24,6 +26,8 @@ final class Der {
     static final int PRINTABLE_STRING = 0x13;
     static final int TELETEX_STRING = 0x14;
     static final int IA5_STRING = 0x16;
+    static final int UTC_TIME = 0x17;
+    static final int GENERALIZED_TIME = 0x18;
     static final int UNIVERSAL_STRING = 0x1c;
     static final int BMP_STRING = 0x1e;
     static final int SEQUENCE = 0x30;
