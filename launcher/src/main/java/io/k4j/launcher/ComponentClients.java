@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
 import io.k4j.apiserver.pki.CertificateAndKey;
-import io.k4j.apiserver.pki.CertificateAuthority;
+import io.k4j.apiserver.pki.CertificateSubject;
 import io.k4j.apiserver.pki.ClusterPki;
 import io.k4j.apiserver.pki.KeyPurpose;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +69,7 @@ final class ComponentClients implements AutoCloseable {
     KubernetesClient controllerServiceAccount(String name) {
         CertificateAndKey manager = pki.controllerManager();
         X509Certificate certificate = pki.authority().sign(manager.certificate().getPublicKey(),
-                CertificateAuthority.subject("system:serviceaccount:kube-system:" + name, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
+                new CertificateSubject("system:serviceaccount:kube-system:" + name, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
                 KeyPurpose.CLIENT_AUTH, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
         return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "kube-controller-manager");
     }
@@ -81,7 +81,7 @@ final class ComponentClients implements AutoCloseable {
     KubernetesClient coreDns() {
         CertificateAndKey manager = pki.controllerManager();
         X509Certificate certificate = pki.authority().sign(manager.certificate().getPublicKey(),
-                CertificateAuthority.subject(ClusterDnsComponent.USER, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
+                new CertificateSubject(ClusterDnsComponent.USER, List.of("system:serviceaccounts", "system:serviceaccounts:kube-system")),
                 KeyPurpose.CLIENT_AUTH, List.of(), List.of(), ClusterPki.LEAF_VALIDITY);
         return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "coredns");
     }

@@ -49,14 +49,14 @@ public final class CertificateAuthority {
      */
     public CertificateAndKey issueClientCertificate(String commonName, List<String> organizations, KeyAlgorithm algorithm, Duration validity) {
         KeyPair keyPair = algorithm.generate();
-        X509Certificate certificate = sign(keyPair.getPublic(), subject(commonName, organizations), KeyPurpose.CLIENT_AUTH, List.of(), List.of(), validity);
+        X509Certificate certificate = sign(keyPair.getPublic(), new CertificateSubject(commonName, organizations), KeyPurpose.CLIENT_AUTH, List.of(), List.of(), validity);
         return new CertificateAndKey(certificate, keyPair.getPrivate());
     }
 
     /** Issues a serving certificate for the given DNS names and IP addresses. */
     public CertificateAndKey issueServingCertificate(String commonName, List<String> dnsNames, List<InetAddress> ipAddresses, KeyAlgorithm algorithm, Duration validity) {
         KeyPair keyPair = algorithm.generate();
-        X509Certificate certificate = sign(keyPair.getPublic(), subject(commonName, List.of()), KeyPurpose.SERVER_AUTH, dnsNames, ipAddresses, validity);
+        X509Certificate certificate = sign(keyPair.getPublic(), CertificateSubject.of(commonName), KeyPurpose.SERVER_AUTH, dnsNames, ipAddresses, validity);
         return new CertificateAndKey(certificate, keyPair.getPrivate());
     }
 
@@ -70,10 +70,5 @@ public final class CertificateAuthority {
             notAfter = caNotAfter;
         }
         return CertificateBuilder.leaf(root, publicKey, subject, purpose, dnsNames, ipAddresses, now.minus(BACKDATE), notAfter);
-    }
-
-    /** A subject with one O per group before the CN, as Go's {@code pkix.Name} lays them out. */
-    public static CertificateSubject subject(String commonName, List<String> organizations) {
-        return new CertificateSubject(commonName, organizations);
     }
 }
