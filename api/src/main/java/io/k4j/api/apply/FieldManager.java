@@ -49,12 +49,6 @@ public final class FieldManager {
             fieldPath("metadata", "selfLink"), fieldPath("metadata", "uid"), fieldPath("metadata", "clusterName"),
             fieldPath("metadata", "generation"), fieldPath("metadata", "managedFields"), fieldPath("metadata", "resourceVersion")));
 
-    /**
-     * Fields Go always serializes, even in an empty object (non-pointer structs, and lists without omitempty such
-     * as a pod's containers): upstream compares against such an object, so their appearing is no addition.
-     */
-    private static final Set<String> ALWAYS_PRESENT = Set.of("metadata", "spec", "status", "template", "jobTemplate", "strategy", "updateStrategy", "containers");
-
     private final Shapes shapes;
     private final InstantSource clock;
 
@@ -124,21 +118,31 @@ public final class FieldManager {
             updatedMetadata.remove("managedFields");
             return;
         }
-        JsonNode before = live == null ? comparable(Json.object(), shape) : comparable(live, shape);
-        JsonNode after = comparable(updated, shape);
-        TypedValues.Comparison comparison = TypedValues.compare(before, after, shape);
-        FieldSet changed = withoutResetFields(comparison.modified().isEmpty() ? comparison.added() : comparison.modified().union(comparison.added()), target);
-        FieldSet removed = withoutResetFields(comparison.removed(), target);
-        for (Map.Entry<Manager, ManagedFields.Entry> entry : managed.entries().entrySet()) {
-            ManagedFields.Entry owned = entry.getValue();
-            entry.setValue(new ManagedFields.Entry(owned.fields().difference(changed).difference(removed).difference(STRIPPED), owned.apiVersion(), owned.time()));
+        Optional<Set<String>> resetTopLevelFields = target.resetFields().topLevelFieldNames();
+        UpdateComparison comparison = UpdateComparison.compare(live, updated, shape, resetTopLevelFields.orElse(Set.of()));
+        FieldSet changed = comparison.changed();
+        FieldSet removed = comparison.removed();
+        if (resetTopLevelFields.isEmpty()) {
+            changed = changed.recursiveDifference(target.resetFields());
+            removed = removed.recursiveDifference(target.resetFields());
         }
-        FieldSet taken = changed.difference(STRIPPED);
-        if (!taken.isEmpty()) {
+        // Nobody owns the stripped fields, so leaving them out of what was changed changes no entry below.
+        changed.removeAll(STRIPPED);
+        Manager updater = new Manager(manager, Manager.Operation.UPDATE, target.kind().apiVersion(), target.subresource());
+        for (Map.Entry<Manager, ManagedFields.Entry> entry : managed.entries().entrySet()) {
+            FieldSet owned = entry.getValue().fields();
+            // Most writes leave most managers' fields alone, and an updater that changes only fields it owns (a
+            // lease renewal) keeps them all: such sets (and their encoded forms) are kept as they are.
+            boolean ownsAllChanged = entry.getKey().equals(updater) && owned.containsAll(changed);
+            if (!ownsAllChanged && owned.overlaps(changed) || owned.overlaps(removed) || owned.overlaps(STRIPPED)) {
+                entry.setValue(new ManagedFields.Entry(owned.difference(changed).difference(removed).difference(STRIPPED), entry.getValue().apiVersion(), entry.getValue().time()));
+            }
+        }
+        if (!changed.isEmpty()) {
             // Both are stripped already (the previous entry in the loop above), so their union is too.
-            Manager updater = new Manager(manager, Manager.Operation.UPDATE, target.kind().apiVersion(), target.subresource());
-            Optional<FieldSet> previous = managed.get(updater).map(ManagedFields.Entry::fields);
-            managed.put(updater, new ManagedFields.Entry(previous.map(taken::union).orElse(taken), target.kind().apiVersion(), Optional.of(now())));
+            FieldSet previous = managed.get(updater).map(ManagedFields.Entry::fields).orElse(null);
+            FieldSet owned = previous == null ? changed : previous.containsAll(changed) ? previous : previous.union(changed);
+            managed.put(updater, new ManagedFields.Entry(owned, target.kind().apiVersion(), Optional.of(now())));
         }
         managed.removeEmpty();
         capUpdateManagers(managed);
@@ -382,10 +386,6 @@ public final class FieldManager {
         return object.putObject("metadata");
     }
 
-    private static FieldSet withoutResetFields(FieldSet fields, Target target) {
-        return target.resetFields().isEmpty() ? fields : fields.recursiveDifference(target.resetFields());
-    }
-
     private static ManagedFields decodeOrNull(JsonNode managedFields) {
         try {
             return ManagedFields.decode(managedFields);
@@ -456,38 +456,6 @@ public final class FieldManager {
             metadata.remove("managedFields");
         }
         return copy;
-    }
-
-    /** The object as compared for an update: without managed fields and nulls, with Go's always-present structs. */
-    private static JsonNode comparable(ObjectNode object, Shape shape) {
-        ObjectNode copy = (ObjectNode) withoutNulls(object);
-        if (copy.get("metadata") instanceof ObjectNode metadata) {
-            metadata.remove("managedFields");
-        }
-        addAlwaysPresent(copy, shape);
-        return copy;
-    }
-
-    private static void addAlwaysPresent(ObjectNode object, Shape shape) {
-        if (!(shape instanceof Shape.Struct struct) || struct.atomic()) {
-            return;
-        }
-        for (String name : ALWAYS_PRESENT) {
-            Optional<Shape> field = struct.field(name);
-            if (field.isPresent() && field.get() instanceof Shape.ListOf && !object.has(name)) {
-                object.putArray(name);
-            }
-            if (field.isEmpty() || !(field.get() instanceof Shape.Struct)) {
-                continue;
-            }
-            JsonNode value = object.get(name);
-            if (value == null) {
-                value = object.putObject(name);
-            }
-            if (value instanceof ObjectNode child) {
-                addAlwaysPresent(child, field.get());
-            }
-        }
     }
 
     /** A copy without null-valued fields, as Go's typed objects drop them. */

@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -26,6 +29,12 @@ import java.util.TreeSet;
 public final class FieldSet {
     private final NavigableSet<PathElement> members = new TreeSet<>();
     private final NavigableMap<PathElement, FieldSet> children = new TreeMap<>();
+    /**
+     * The {@code fieldsV1} object this set was decoded from, when it is exactly what {@link #toFieldsV1} gives for
+     * the set: most writes leave most managers' fields alone, and copying their objects is much cheaper than
+     * encoding them again. Dropped by any mutation.
+     */
+    private ObjectNode decodedFrom;
 
     public FieldSet() {}
 
@@ -41,6 +50,7 @@ public final class FieldSet {
         if (path.isEmpty()) {
             return;
         }
+        forgetDecodedForm();
         FieldSet node = this;
         for (int i = 0; i < path.size() - 1; i++) {
             node = node.children.computeIfAbsent(path.get(i), element -> new FieldSet());
@@ -53,6 +63,7 @@ public final class FieldSet {
      * child to it, as children are never left empty.
      */
     FieldSet nodeFor(List<PathElement> prefix) {
+        forgetDecodedForm();
         FieldSet node = this;
         for (PathElement element : prefix) {
             node = node.children.computeIfAbsent(element, key -> new FieldSet());
@@ -81,16 +92,115 @@ public final class FieldSet {
     }
 
     NavigableSet<PathElement> members() {
+        forgetDecodedForm();
         return members;
     }
 
     NavigableMap<PathElement, FieldSet> children() {
+        forgetDecodedForm();
         return children;
     }
 
     /** The children below one element, or null. */
     FieldSet child(PathElement element) {
+        forgetDecodedForm();
         return children.get(element);
+    }
+
+    /**
+     * The node holding the paths below one element, created (empty) when missing: the caller must add a member or
+     * child to it, as children are never left empty.
+     */
+    FieldSet childFor(PathElement element) {
+        forgetDecodedForm();
+        FieldSet child = children.get(element);
+        if (child == null) {
+            child = new FieldSet();
+            children.put(element, child);
+        }
+        return child;
+    }
+
+    private void forgetDecodedForm() {
+        // Only written when set, so that sets shared read-only between threads (a target's reset fields) never are.
+        if (decodedFrom != null) {
+            decodedFrom = null;
+        }
+    }
+
+    /** The names of a set that holds only top-level fields, e.g. {@code status}; empty for any other set. */
+    Optional<Set<String>> topLevelFieldNames() {
+        if (!children.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> names = new HashSet<>();
+        for (PathElement member : members) {
+            if (!(member instanceof PathElement.Field field)) {
+                return Optional.empty();
+            }
+            names.add(field.name());
+        }
+        return Optional.of(names);
+    }
+
+    /** Adds a member to this node (not a path from the root). */
+    void addMember(PathElement element) {
+        forgetDecodedForm();
+        members.add(element);
+    }
+
+    /** Whether a path is a member of both sets: exactly when {@link #difference} would remove something. */
+    public boolean overlaps(FieldSet other) {
+        if (!members.isEmpty() && !other.members.isEmpty()) {
+            NavigableSet<PathElement> smaller = members.size() <= other.members.size() ? members : other.members;
+            NavigableSet<PathElement> larger = smaller == members ? other.members : members;
+            for (PathElement member : smaller) {
+                if (larger.contains(member)) {
+                    return true;
+                }
+            }
+        }
+        if (children.isEmpty() || other.children.isEmpty()) {
+            return false;
+        }
+        for (Map.Entry<PathElement, FieldSet> child : children.entrySet()) {
+            FieldSet otherChild = other.children.get(child.getKey());
+            if (otherChild != null && child.getValue().overlaps(otherChild)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether every member path of the other set is one of this set: exactly when {@link #union} adds nothing. */
+    public boolean containsAll(FieldSet other) {
+        if (!members.containsAll(other.members)) {
+            return false;
+        }
+        for (Map.Entry<PathElement, FieldSet> child : other.children.entrySet()) {
+            FieldSet own = children.get(child.getKey());
+            if (own == null || !own.containsAll(child.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Removes the other set's member paths from this one in place, as {@link #difference} leaves them out. */
+    void removeAll(FieldSet other) {
+        forgetDecodedForm();
+        if (!members.isEmpty()) {
+            members.removeAll(other.members);
+        }
+        for (Map.Entry<PathElement, FieldSet> child : other.children.entrySet()) {
+            FieldSet own = children.get(child.getKey());
+            if (own != null) {
+                own.removeAll(child.getValue());
+                if (own.isEmpty()) {
+                    children.remove(child.getKey());
+                }
+            }
+        }
     }
 
     public FieldSet copy() {
@@ -176,6 +286,7 @@ public final class FieldSet {
     }
 
     void putChildUnlessEmpty(PathElement element, FieldSet child) {
+        forgetDecodedForm();
         putChild(element, child);
     }
 
@@ -201,6 +312,9 @@ public final class FieldSet {
 
     /** Upstream's {@code fieldsV1} object. */
     public ObjectNode toFieldsV1() {
+        if (decodedFrom != null) {
+            return decodedFrom.deepCopy();
+        }
         ObjectNode object = Json.object();
         writeContents(object, false);
         return object;
@@ -243,30 +357,54 @@ public final class FieldSet {
             throw new IllegalArgumentException("fieldsV1 must be an object");
         }
         FieldSet set = new FieldSet();
-        set.readContents(fieldsV1);
+        Reading reading = new Reading();
+        set.readContents(fieldsV1, reading, false);
+        if (reading.canonical) {
+            set.decodedFrom = (ObjectNode) fieldsV1;
+        }
         return set;
     }
 
+    /** Whether what has been read so far is exactly what {@link #toFieldsV1} writes for it. */
+    private static final class Reading {
+        boolean canonical = true;
+    }
+
     /** Reads a node's contents; returns whether it held the {@code "."} self marker. */
-    private boolean readContents(JsonNode object) {
+    private boolean readContents(JsonNode object, Reading reading, boolean nested) {
         boolean self = false;
+        PathElement previous = null;
+        boolean first = true;
         for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             if (entry.getKey().equals(".")) {
                 self = true;
+                // Written only first, as an empty object, in a node that has more.
+                if (!first || !nested || !entry.getValue().isObject() || !entry.getValue().isEmpty() || object.size() < 2) {
+                    reading.canonical = false;
+                }
+                first = false;
                 continue;
             }
+            first = false;
             PathElement element = PathElement.decode(entry.getKey());
             JsonNode value = entry.getValue();
             if (!value.isObject()) {
                 throw new IllegalArgumentException("the value of " + entry.getKey() + " must be an object");
+            }
+            if (reading.canonical) {
+                // Written in element order, each element once and in its own encoding.
+                if (previous != null && previous.compareTo(element) >= 0 || !(element instanceof PathElement.Field) && !element.encode().equals(entry.getKey())) {
+                    reading.canonical = false;
+                }
+                previous = element;
             }
             if (value.isEmpty()) {
                 members.add(element);
                 continue;
             }
             FieldSet child = new FieldSet();
-            if (child.readContents(value)) {
+            if (child.readContents(value, reading, true)) {
                 members.add(element);
             }
             putChild(element, child);

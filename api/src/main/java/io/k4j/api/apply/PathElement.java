@@ -59,10 +59,57 @@ public sealed interface PathElement extends Comparable<PathElement> {
     default String encode() {
         return switch (this) {
             case Field field -> "f:" + field.name();
-            case Key key -> "k:" + Json.writeString(keyObject(key));
-            case Value value -> "v:" + Json.writeString(value.value());
+            case Key key -> encodeKey(key);
+            case Value value -> {
+                StringBuilder text = new StringBuilder("v:");
+                yield appendPlain(text, value.value()) ? text.toString() : "v:" + Json.writeString(value.value());
+            }
             case Index index -> "i:" + index.index();
         };
+    }
+
+    private static String encodeKey(Key key) {
+        // Keys are mostly short names and numbers, written here as Jackson writes them without its generator.
+        StringBuilder text = new StringBuilder(32).append("k:{");
+        boolean first = true;
+        for (KeyField field : key.fields()) {
+            if (!first) {
+                text.append(',');
+            }
+            first = false;
+            if (!appendPlainString(text, field.name())) {
+                return "k:" + Json.writeString(keyObject(key));
+            }
+            text.append(':');
+            if (!appendPlain(text, field.value())) {
+                return "k:" + Json.writeString(keyObject(key));
+            }
+        }
+        return text.append('}').toString();
+    }
+
+    /** Appends a string or integer as JSON when it needs no escaping; false (having appended part of it) otherwise. */
+    private static boolean appendPlain(StringBuilder text, JsonNode value) {
+        if (value.isTextual()) {
+            return appendPlainString(text, value.textValue());
+        }
+        if (value.isInt() || value.isLong()) {
+            text.append(value.longValue());
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean appendPlainString(StringBuilder text, String value) {
+        text.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        text.append(value).append('"');
+        return true;
     }
 
     /**

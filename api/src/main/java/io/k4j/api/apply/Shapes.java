@@ -53,6 +53,8 @@ public final class Shapes {
 
     private final Schemas schemas;
     private final ConcurrentMap<String, Shape.Struct> structs = new ConcurrentHashMap<>();
+    /** Every write of a tracked kind asks for its shape. */
+    private final ConcurrentMap<GroupVersionKind, Optional<Shape>> kinds = new ConcurrentHashMap<>();
 
     public Shapes(Schemas schemas) {
         this.schemas = requireNonNull(schemas, "schemas is null");
@@ -65,7 +67,11 @@ public final class Shapes {
 
     /** The shape of a kind's objects; empty for a kind without a schema. */
     public Optional<Shape> forKind(GroupVersionKind kind) {
-        return schemas.forKind(kind).map(definition -> struct(definition, false));
+        Optional<Shape> shape = kinds.get(kind);
+        if (shape == null) {
+            shape = kinds.computeIfAbsent(kind, key -> schemas.forKind(key).map(definition -> struct(definition, false)));
+        }
+        return shape;
     }
 
     private Shape.Struct struct(Definition definition, boolean atomic) {

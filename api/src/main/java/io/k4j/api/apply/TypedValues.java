@@ -22,11 +22,11 @@ final class TypedValues {
     private TypedValues() {}
 
     /** How a walk treats a value: as one leaf, or by descending into its fields or entries. */
-    private enum Kind { LEAF, MAP, LIST }
+    enum Kind { LEAF, MAP, LIST }
 
-    private record Child(Shape shape, boolean declared) {}
+    record Child(Shape shape, boolean declared) {}
 
-    private static Kind kind(Shape shape, JsonNode value) {
+    static Kind kind(Shape shape, JsonNode value) {
         if (value == null || value.isNull()) {
             return Kind.LEAF;
         }
@@ -39,7 +39,7 @@ final class TypedValues {
         };
     }
 
-    private static Child child(Shape shape, String name) {
+    static Child child(Shape shape, String name) {
         return switch (shape) {
             case Shape.Struct struct -> struct.field(name).map(field -> new Child(field, true)).orElseGet(() -> new Child(new Shape.Deduced(), false));
             case Shape.MapOf map -> new Child(map.values(), false);
@@ -89,7 +89,9 @@ final class TypedValues {
                 fields.add(new PathElement.KeyField(key, value));
             }
         }
-        fields.sort((left, right) -> left.name().compareTo(right.name()));
+        if (fields.size() > 1) {
+            fields.sort((left, right) -> left.name().compareTo(right.name()));
+        }
         return fields;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The total order on JSON values structured-merge-diff uses to sort keys and set entries: null, then numbers (by
@@ -86,6 +87,45 @@ final class Values {
 
     /** Equality as the order sees it: numbers by value whatever node type holds them. */
     static boolean equal(JsonNode left, JsonNode right) {
+        return compare(left, right) == 0;
+    }
+
+    /**
+     * Equality of the values with their null-valued object fields left out (as Go's typed objects drop them), without
+     * copying them to leave those out.
+     */
+    static boolean equalWithoutNullFields(JsonNode left, JsonNode right) {
+        if (left.isObject() && right.isObject()) {
+            int count = 0;
+            for (Iterator<Map.Entry<String, JsonNode>> it = left.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> entry = it.next();
+                if (entry.getValue().isNull()) {
+                    continue;
+                }
+                count++;
+                JsonNode other = right.get(entry.getKey());
+                if (other == null || other.isNull() || !equalWithoutNullFields(entry.getValue(), other)) {
+                    return false;
+                }
+            }
+            for (JsonNode value : right) {
+                if (!value.isNull()) {
+                    count--;
+                }
+            }
+            return count == 0;
+        }
+        if (left.isArray() && right.isArray()) {
+            if (left.size() != right.size()) {
+                return false;
+            }
+            for (int i = 0; i < left.size(); i++) {
+                if (!equalWithoutNullFields(left.get(i), right.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
         return compare(left, right) == 0;
     }
 }

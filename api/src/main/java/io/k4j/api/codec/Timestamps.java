@@ -1,7 +1,9 @@
 package io.k4j.api.codec;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -47,10 +49,50 @@ public final class Timestamps {
      * @throws IllegalArgumentException when the text is not RFC 3339
      */
     public static Instant parse(String text) {
+        Instant whole = parseWholeSecondsUtc(text);
+        if (whole != null) {
+            return whole;
+        }
         try {
             return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
         } catch (DateTimeParseException exception) {
             throw new IllegalArgumentException("parsing time \"" + text + "\" as \"2006-01-02T15:04:05Z07:00\": cannot parse", exception);
         }
+    }
+
+    /**
+     * The form upstream writes, {@code 2024-01-02T03:04:05Z}, read without a formatter (every managed fields entry of
+     * every write has one); null for any other text or an invalid date, which the formatter then reads or rejects.
+     */
+    private static Instant parseWholeSecondsUtc(String text) {
+        if (text.length() != 20 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T' || text.charAt(13) != ':'
+                || text.charAt(16) != ':' || text.charAt(19) != 'Z') {
+            return null;
+        }
+        int year = digits(text, 0, 4);
+        int month = digits(text, 5, 2);
+        int day = digits(text, 8, 2);
+        int hour = digits(text, 11, 2);
+        int minute = digits(text, 14, 2);
+        int second = digits(text, 17, 2);
+        if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59
+                || day > YearMonth.of(year, month).lengthOfMonth()) {
+            return null;
+        }
+        long epochDay = LocalDate.of(year, month, day).toEpochDay();
+        return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3_600L + minute * 60L + second);
+    }
+
+    /** The number written with exactly {@code count} ASCII digits at {@code start}, or -1. */
+    private static int digits(String text, int start, int count) {
+        int value = 0;
+        for (int i = start; i < start + count; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 }

@@ -46,6 +46,56 @@ class FieldSetTest {
     }
 
     @Test
+    void writesDecodedFieldsV1InItsOwnFormWhateverFormItCameIn() {
+        List<String[]> cases = List.of(
+                new String[] {"{\"f:b\":{},\"f:a\":{}}", "{\"f:a\":{},\"f:b\":{}}"},
+                new String[] {"{\"f:a\":{\".\":{}}}", "{\"f:a\":{}}"},
+                new String[] {"{\"f:a\":{\"f:x\":{},\".\":{}}}", "{\"f:a\":{\".\":{},\"f:x\":{}}}"},
+                new String[] {"{\"f:a\":{\".\":{\"f:y\":{}},\"f:x\":{}}}", "{\"f:a\":{\".\":{},\"f:x\":{}}}"},
+                new String[] {"{\".\":{},\"f:a\":{}}", "{\"f:a\":{}}"},
+                new String[] {"{\"f:l\":{\"k:{\\\"name\\\": \\\"x\\\"}\":{}}}", "{\"f:l\":{\"k:{\\\"name\\\":\\\"x\\\"}\":{}}}"},
+                new String[] {"{\"f:l\":{\"v:1\":{},\"k:{\\\"a\\\":1}\":{}}}", "{\"f:l\":{\"k:{\\\"a\\\":1}\":{},\"v:1\":{}}}"},
+                new String[] {"{\"f:l\":{\"v:\\\"\\\\u0041\\\"\":{}}}", "{\"f:l\":{\"v:\\\"A\\\"\":{}}}"},
+                new String[] {"{\"f:l\":{\"v:\\\"\\u00e9\\\"\":{},\"v:\\\"a\\\"\":{}}}", "{\"f:l\":{\"v:\\\"a\\\"\":{},\"v:\\\"\\u00e9\\\"\":{}}}"});
+        for (String[] example : cases) {
+            FieldSet set = FieldSet.fromFieldsV1(Json.read(example[0]));
+            assertThat(Json.writeString(set.toFieldsV1())).as(example[0]).isEqualTo(Json.writeString(Json.read(example[1])));
+            assertThat(Json.writeString(FieldSet.fromFieldsV1(Json.read(example[1])).toFieldsV1())).as(example[1]).isEqualTo(Json.writeString(Json.read(example[1])));
+        }
+    }
+
+    @Test
+    void encodesADecodedSetAsANewObjectEachTimeAndAgainOnceChanged() {
+        FieldSet set = FieldSet.fromFieldsV1(Json.read("{\"f:a\":{},\"f:spec\":{\"f:x\":{}}}"));
+
+        set.toFieldsV1().put("f:z", 1);
+        assertThat(Json.writeString(set.toFieldsV1())).isEqualTo("{\"f:a\":{},\"f:spec\":{\"f:x\":{}}}");
+        set.insert(List.of(new PathElement.Field("b")));
+        assertThat(Json.writeString(set.toFieldsV1())).isEqualTo("{\"f:a\":{},\"f:b\":{},\"f:spec\":{\"f:x\":{}}}");
+    }
+
+    @Test
+    void overlapsAndContainsAllAgreeWithDifferenceAndUnion() {
+        List<FieldSet> sets = List.of(
+                new FieldSet(),
+                FieldSet.of(List.of(List.of(SPEC))),
+                FieldSet.of(List.of(List.of(SPEC, CONTAINERS))),
+                FieldSet.of(List.of(List.of(SPEC, CONTAINERS, NGINX), List.of(SPEC, CONTAINERS, NGINX, IMAGE))),
+                FieldSet.of(List.of(List.of(SPEC, CONTAINERS, NGINX, IMAGE), List.of(SPEC))),
+                FieldSet.of(List.of(List.of(SPEC, CONTAINERS, NGINX, IMAGE), List.of(IMAGE))),
+                FieldSet.of(List.of(List.of(SPEC, CONTAINERS, NGINX), List.of(SPEC, CONTAINERS, NGINX, IMAGE), List.of(SPEC), List.of(IMAGE))));
+        for (FieldSet left : sets) {
+            for (FieldSet right : sets) {
+                assertThat(left.overlaps(right)).as(left + " / " + right).isEqualTo(!left.difference(right).equals(left));
+                assertThat(left.containsAll(right)).as(left + " / " + right).isEqualTo(left.union(right).equals(left));
+                FieldSet removed = left.copy();
+                removed.removeAll(right);
+                assertThat(removed).as(left + " / " + right).isEqualTo(left.difference(right));
+            }
+        }
+    }
+
+    @Test
     void rejectsMalformedFieldsV1() {
         assertThatThrownBy(() -> FieldSet.fromFieldsV1(Json.read("{\"x:spec\":{}}"))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FieldSet.fromFieldsV1(Json.read("{\"f:spec\":1}"))).isInstanceOf(IllegalArgumentException.class);

@@ -224,6 +224,26 @@ class CodecTest {
     }
 
     @Test
+    void parsesWholeSecondsInUtcAsTheFormatterDoes() {
+        for (String text : List.of("2024-01-02T03:04:05Z", "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "2023-04-31T00:00:00Z",
+                "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2024-13-01T00:00:00Z", "2024-00-01T00:00:00Z", "2024-01-00T00:00:00Z",
+                "2024-01-01T24:00:00Z", "2024-01-01T23:60:00Z", "2024-01-01T23:59:60Z", "2024-01-01t03:04:05z", "2024-01-0xT03:04:05Z",
+                "1969-12-31T23:59:59Z", "1970-01-01T00:00:00Z")) {
+            Instant expected;
+            try {
+                expected = java.time.OffsetDateTime.parse(text, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+            } catch (java.time.format.DateTimeParseException e) {
+                expected = null;
+            }
+            if (expected == null) {
+                assertThatThrownBy(() -> Timestamps.parse(text)).as(text).isInstanceOf(IllegalArgumentException.class);
+            } else {
+                assertThat(Timestamps.parse(text)).as(text).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void quotesCharactersAsGo() {
         assertThat(GoJsonSyntax.quoteCharacter('\'')).isEqualTo("'\\''");
         assertThat(GoJsonSyntax.quoteCharacter('"')).isEqualTo("'\"'");

@@ -13,6 +13,8 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Keeps {@code metadata.managedFields} of one resource's writes, as upstream's field manager does in its handlers:
@@ -29,6 +31,8 @@ final class FieldOwnershipRecorder {
     private final boolean hasStatusSubresource;
     private final InstantSource clock;
     private volatile FieldManager fieldManager;
+    /** The target of each subresource written through (they never change; the status one takes a schema look-up). */
+    private final ConcurrentMap<String, FieldManager.Target> targets = new ConcurrentHashMap<>();
 
     FieldOwnershipRecorder(GroupVersionKind kind, ResourceDefinition definition, InstantSource clock) {
         this.kind = requireNonNull(kind, "kind is null");
@@ -58,6 +62,14 @@ final class FieldOwnershipRecorder {
 
     /** Fields a write cannot change: status on the main resource when status is a subresource, the rest on status. */
     private FieldManager.Target target(String subresource) {
+        FieldManager.Target target = targets.get(subresource);
+        if (target == null) {
+            target = targets.computeIfAbsent(subresource, this::newTarget);
+        }
+        return target;
+    }
+
+    private FieldManager.Target newTarget(String subresource) {
         if (subresource.isEmpty()) {
             return new FieldManager.Target(kind, "", hasStatusSubresource ? FieldManager.topLevelFields(STATUS) : new FieldSet());
         }
