@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The rules of a pod spec from upstream's {@code ValidatePodSpec}, shared by pods, pod templates and every workload
@@ -75,12 +76,12 @@ public final class PodSpecValidation {
                 errors.add(FieldError.invalid(path + ".activeDeadlineSeconds", deadline, "must be between 1 and 2147483647, inclusive"));
             }
         }
-        validateName(Trees.text(spec, "nodeName"), path + ".nodeName", NameValidation.isDns1123Subdomain(Trees.text(spec, "nodeName")), errors);
-        validateName(Trees.text(spec, "serviceAccountName"), path + ".serviceAccountName", NameValidation.isDns1123Subdomain(Trees.text(spec, "serviceAccountName")), errors);
-        validateName(Trees.text(spec, "hostname"), path + ".hostname", NameValidation.isDns1123Label(Trees.text(spec, "hostname")), errors);
-        validateName(Trees.text(spec, "subdomain"), path + ".subdomain", NameValidation.isDns1123Label(Trees.text(spec, "subdomain")), errors);
-        validateName(Trees.text(spec, "schedulerName"), path + ".schedulerName", NameValidation.isDns1123Subdomain(Trees.text(spec, "schedulerName")), errors);
-        validateName(Trees.text(spec, "priorityClassName"), path + ".priorityClassName", NameValidation.isDns1123Subdomain(Trees.text(spec, "priorityClassName")), errors);
+        validateName(spec, "nodeName", path, NameValidation::isDns1123Subdomain, errors);
+        validateName(spec, "serviceAccountName", path, NameValidation::isDns1123Subdomain, errors);
+        validateName(spec, "hostname", path, NameValidation::isDns1123Label, errors);
+        validateName(spec, "subdomain", path, NameValidation::isDns1123Label, errors);
+        validateName(spec, "schedulerName", path, NameValidation::isDns1123Subdomain, errors);
+        validateName(spec, "priorityClassName", path, NameValidation::isDns1123Subdomain, errors);
         errors.addAll(ObjectMetaValidation.validateLabels(Trees.at(spec, "nodeSelector"), path + ".nodeSelector"));
         errors.addAll(validateTolerations(Trees.elements(spec, "tolerations"), path + ".tolerations"));
         return errors;
@@ -412,9 +413,11 @@ public final class PodSpecValidation {
         }
     }
 
-    private static void validateName(String value, String path, List<String> messages, FieldErrors errors) {
+    /** An optional name field: checked only when set, and its path built only for an error. */
+    private static void validateName(JsonNode spec, String field, String path, Function<String, List<String>> check, FieldErrors errors) {
+        String value = Trees.text(spec, field);
         if (!value.isEmpty()) {
-            messages.forEach(message -> errors.add(FieldError.invalid(path, value, message)));
+            check.apply(value).forEach(message -> errors.add(FieldError.invalid(path + "." + field, value, message)));
         }
     }
 

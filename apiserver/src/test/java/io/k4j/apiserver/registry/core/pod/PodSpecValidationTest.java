@@ -35,6 +35,15 @@ class PodSpecValidationTest {
     }
 
     @Test
+    void optionalNamesAreCheckedOnlyWhenSet() {
+        ObjectNode spec = spec("");
+        spec.put("hostname", "Web_1").put("nodeName", "node 1").put("schedulerName", "").put("subdomain", "db");
+        assertThat(messages(PodSpecValidation.validateSpec(spec, "spec", true))).containsExactly(
+                "spec.nodeName: Invalid value: \"node 1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                "spec.hostname: Invalid value: \"Web_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+    }
+
+    @Test
     void lifecycleHooksNeedOneHandler() {
         ObjectNode spec = spec(",'lifecycle':{'postStart':{},'preStop':{'exec':{'command':[]},'tcpSocket':{'port':0}}}");
         assertThat(messages(PodSpecValidation.validateSpec(spec, "spec", true))).containsExactly(
