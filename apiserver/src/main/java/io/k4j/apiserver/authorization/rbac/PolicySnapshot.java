@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.selection.LabelSelector;
 import io.k4j.api.selection.SelectorParseException;
+import io.k4j.apiserver.authentication.UserInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An immutable, pre-parsed view of all RBAC objects at one moment: roles by namespace and name, cluster roles by
@@ -23,11 +25,14 @@ import java.util.TreeMap;
  */
 public final class PolicySnapshot {
     public static final PolicySnapshot EMPTY = new PolicySnapshot(Map.of(), Map.of(), List.of(), Map.of());
+    /** Enough for every component and node identity of a large cluster; past it, lookups are computed each time. */
+    private static final int MAX_REMEMBERED_IDENTITIES = 8192;
 
     private final Map<String, List<PolicyRule>> clusterRoles;
     private final Map<String, List<PolicyRule>> roles;
     private final List<Binding> clusterRoleBindings;
     private final Map<String, List<Binding>> roleBindings;
+    private final Map<Identity, List<Binding>> clusterRoleBindingsByIdentity = new ConcurrentHashMap<>();
 
     PolicySnapshot(Map<String, List<PolicyRule>> clusterRoles, Map<String, List<PolicyRule>> roles, List<Binding> clusterRoleBindings, Map<String, List<Binding>> roleBindings) {
         this.clusterRoles = Map.copyOf(requireNonNull(clusterRoles, "clusterRoles is null"));
@@ -70,9 +75,31 @@ public final class PolicySnapshot {
         return clusterRoleBindings;
     }
 
+    /**
+     * The cluster role bindings with a subject that applies to {@code user}, in their order. Kept per identity for the
+     * life of this snapshot: a few identities (the components, the nodes) make most requests, and each request would
+     * otherwise match the user against every subject of every binding.
+     */
+    public List<Binding> clusterRoleBindingsFor(UserInfo user) {
+        Identity identity = new Identity(user.name(), user.groups());
+        List<Binding> bindings = clusterRoleBindingsByIdentity.get(identity);
+        if (bindings == null) {
+            bindings = clusterRoleBindings.stream()
+                    .filter(binding -> binding.subjects().stream().anyMatch(subject -> subject.appliesTo(user, binding.namespace())))
+                    .toList();
+            if (clusterRoleBindingsByIdentity.size() < MAX_REMEMBERED_IDENTITIES) {
+                clusterRoleBindingsByIdentity.put(identity, bindings);
+            }
+        }
+        return bindings;
+    }
+
     public List<Binding> roleBindings(String namespace) {
         return roleBindings.getOrDefault(namespace, List.of());
     }
+
+    /** What decides whether a binding's subjects apply to a user: its name and groups. */
+    private record Identity(String name, List<String> groups) {}
 
     /** ClusterRole aggregation: the union of the rules of the cluster roles an aggregation rule selects. */
     static final class ClusterRoleAggregation {
@@ -107,9 +134,12 @@ public final class PolicySnapshot {
             }
             // The aggregated role's stored rules are only the controller's last result; recompute from the sources so
             // that rules removed from a source stop counting at once.
+            // Parsed once per aggregated role, not once per candidate role: the policy is rebuilt up to once a second
+            // while requests come, and each rebuild parsed every selector again for each of the ~70 bootstrap roles.
+            List<LabelSelector> selectors = selectors(aggregationRule);
             Set<PolicyRule> rules = new LinkedHashSet<>();
             for (Map.Entry<String, ObjectNode> candidate : byName.entrySet()) {
-                if (candidate.getKey().equals(name) || !selected(aggregationRule, candidate.getValue())) {
+                if (candidate.getKey().equals(name) || !selected(selectors, candidate.getValue())) {
                     continue;
                 }
                 rules.addAll(resolve(candidate.getKey(), byName, resolved, visiting));
@@ -120,23 +150,27 @@ public final class PolicySnapshot {
             return list;
         }
 
-        static boolean selected(JsonNode aggregationRule, JsonNode clusterRole) {
-            JsonNode labels = clusterRole.path("metadata").path("labels");
+        /** The aggregation rule's selectors; one that cannot be converted selects nothing, as upstream's aggregation controller skips it. */
+        private static List<LabelSelector> selectors(JsonNode aggregationRule) {
+            List<LabelSelector> selectors = new ArrayList<>();
             for (JsonNode selector : aggregationRule.path("clusterRoleSelectors")) {
-                if (matches(selector, labels)) {
+                try {
+                    selectors.add(LabelSelector.fromJson(selector));
+                } catch (SelectorParseException e) {
+                    // Skipped: selects nothing.
+                }
+            }
+            return selectors;
+        }
+
+        private static boolean selected(List<LabelSelector> selectors, JsonNode clusterRole) {
+            JsonNode labels = clusterRole.path("metadata").path("labels");
+            for (LabelSelector selector : selectors) {
+                if (selector.matchesLabelsNode(labels)) {
                     return true;
                 }
             }
             return false;
-        }
-
-        /** A selector that cannot be converted selects nothing, as upstream's aggregation controller skips it. */
-        private static boolean matches(JsonNode selector, JsonNode labels) {
-            try {
-                return LabelSelector.fromJson(selector).matchesLabelsNode(labels);
-            } catch (SelectorParseException e) {
-                return false;
-            }
         }
     }
 }

@@ -32,7 +32,7 @@ public final class RbacAuthorizer implements Authorizer {
         }
         PolicySnapshot snapshot = policy.snapshot();
         List<String> errors = new ArrayList<>();
-        for (Binding binding : snapshot.clusterRoleBindings()) {
+        for (Binding binding : snapshot.clusterRoleBindingsFor(attributes.user())) {
             Optional<String> reason = allowedBy(snapshot, binding, attributes, errors);
             if (reason.isPresent()) {
                 return AuthorizationResult.allow(reason.get());
@@ -78,7 +78,7 @@ public final class RbacAuthorizer implements Authorizer {
         PolicySnapshot snapshot = policy.snapshot();
         List<PolicyRule> rules = new ArrayList<>();
         List<String> errors = new ArrayList<>();
-        List<Binding> bindings = new ArrayList<>(snapshot.clusterRoleBindings());
+        List<Binding> bindings = new ArrayList<>(snapshot.clusterRoleBindingsFor(user));
         if (!namespace.isEmpty()) {
             bindings.addAll(snapshot.roleBindings(namespace));
         }

@@ -61,11 +61,13 @@ public final class RbacPolicySource {
         }
         long startGeneration = generation.get();
         Instant start = clock.instant();
+        // Read without copies (building a snapshot only reads the objects): a rebuild runs up to once a second while
+        // requests come, and deep-copying every role and binding each time was garbage for nothing.
         PolicySnapshot built = PolicySnapshot.of(
-                registry.require(CLUSTER_ROLES).list(""),
-                registry.require(ROLES).list(""),
-                registry.require(CLUSTER_ROLE_BINDINGS).list(""),
-                registry.require(ROLE_BINDINGS).list(""));
+                registry.require(CLUSTER_ROLES).listForReading(""),
+                registry.require(ROLES).listForReading(""),
+                registry.require(CLUSTER_ROLE_BINDINGS).listForReading(""),
+                registry.require(ROLE_BINDINGS).listForReading(""));
         snapshot = built;
         builtAt = start;
         builtGeneration = startGeneration;

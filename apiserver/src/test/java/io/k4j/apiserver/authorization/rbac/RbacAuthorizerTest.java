@@ -52,6 +52,21 @@ class RbacAuthorizerTest {
     }
 
     @Test
+    void oneSnapshotMatchesEachIdentitysGroupsOnItsOwn() {
+        create("clusterroles", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'pod-reader'},'rules':[{'verbs':['get','list'],'apiGroups':[''],'resources':['pods']}]}");
+        create("clusterrolebindings", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'read-pods'},'roleRef':{'apiGroup':'rbac.authorization.k8s.io','kind':'ClusterRole','name':'pod-reader'},"
+                + "'subjects':[{'kind':'Group','apiGroup':'rbac.authorization.k8s.io','name':'dev'}]}");
+        // One snapshot for every request below, so that what it keeps per identity is what decides.
+        RbacAuthorizer cached = new RbacAuthorizer(new RbacPolicySource(registry, Duration.ofHours(1), InstantSource.system()));
+        UserInfo bobOutsideDev = UserInfo.of("bob", List.of("system:authenticated"));
+
+        assertThat(cached.authorize(request(BOB, "list", "", "pods", "", "")).decision()).isEqualTo(Decision.ALLOW);
+        assertThat(cached.authorize(request(bobOutsideDev, "list", "", "pods", "", "")).decision()).isEqualTo(Decision.NO_OPINION);
+        assertThat(cached.authorize(request(BOB, "get", "", "pods", "default", "x")).decision()).isEqualTo(Decision.ALLOW);
+        assertThat(cached.authorize(request(bobOutsideDev, "get", "", "pods", "default", "x")).decision()).isEqualTo(Decision.NO_OPINION);
+    }
+
+    @Test
     void roleBindingAppliesOnlyInItsNamespace() {
         create("roles", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'deployer','namespace':'ci'},'rules':[{'verbs':['create'],'apiGroups':['apps'],'resources':['deployments']}]}");
         create("rolebindings", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'deployers','namespace':'ci'},'roleRef':{'kind':'Role','name':'deployer'},"
@@ -118,6 +133,18 @@ class RbacAuthorizerTest {
         registry.store("rbac.authorization.k8s.io", "clusterroles").delete("", "monitoring-endpoints");
         assertThat(authorizer.authorize(request(BOB, "get", "", "endpoints", "x", "e")).decision()).isEqualTo(Decision.NO_OPINION);
         assertThat(new ClusterRoleAggregator(registry).reconcile()).containsExactly("monitoring");
+    }
+
+    @Test
+    void aggregationSelectorThatCannotBeParsedSelectsNothingWhileTheOthersStillSelect() {
+        create("clusterroles", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'monitoring'},'aggregationRule':{'clusterRoleSelectors':["
+                + "{'matchExpressions':[{'key':'tier','operator':'Bogus','values':['x']}]},{'matchLabels':{'example.com/aggregate-to-monitoring':'true'}}]},'rules':[]}");
+        create("clusterroles", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'tiered','labels':{'tier':'x'}},'rules':[{'verbs':['get'],'apiGroups':[''],'resources':['secrets']}]}");
+        create("clusterroles", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'monitoring-endpoints','labels':{'example.com/aggregate-to-monitoring':'true'}},'rules':[{'verbs':['get'],'apiGroups':[''],'resources':['endpoints']}]}");
+        create("clusterrolebindings", "{'apiVersion':'rbac.authorization.k8s.io/v1','metadata':{'name':'m'},'roleRef':{'kind':'ClusterRole','name':'monitoring'},'subjects':[{'kind':'User','name':'bob'}]}");
+
+        assertThat(authorizer.authorize(request(BOB, "get", "", "endpoints", "x", "e")).decision()).isEqualTo(Decision.ALLOW);
+        assertThat(authorizer.authorize(request(BOB, "get", "", "secrets", "x", "s")).decision()).isEqualTo(Decision.NO_OPINION);
     }
 
     @Test
