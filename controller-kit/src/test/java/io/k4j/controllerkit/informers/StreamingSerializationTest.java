@@ -1,0 +1,116 @@
+package io.k4j.controllerkit.informers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.ArrayList;
+import org.junit.jupiter.api.Test;
+
+class StreamingSerializationTest {
+    private static final String METADATA = """
+            {"name":"web-1","namespace":"default","uid":"0b6f9a5e-3c1d-4f7e-9a43-1f0e2d3c4b5a","resourceVersion":"42",
+             "labels":{"app":"web"},"creationTimestamp":"2026-11-22T10:00:00Z",
+             "managedFields":[{"manager":"kubectl","operation":"Update","apiVersion":"v1","time":"2026-11-22T10:00:00Z",
+               "fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{},"f:app":{}}},
+               "f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{".":{},"f:image":{},"f:name":{}}}}}}],
+             "ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":"1","controller":true}]}""";
+    private static final String SPEC = """
+            {"nodeName":"node-1","containers":[{"name":"app","image":"nginx:1.25","ports":[{"containerPort":80,"protocol":"TCP"}],
+             "resources":{"requests":{"cpu":"100m","memory":"16Mi"}}}],"tolerations":[{"key":"k","operator":"Exists","tolerationSeconds":300}]}""";
+    private static final String STATUS = """
+            {"phase":"Running","podIP":"10.42.0.7","conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2026-11-22T10:00:01Z"}],
+             "containerStatuses":[{"name":"app","ready":true,"restartCount":0,"image":"nginx:1.25","imageID":"","started":true,
+               "state":{"running":{"startedAt":"2026-11-22T10:00:01Z"}}}]}""";
+
+    private final KubernetesSerialization fabric8 = new KubernetesSerialization();
+
+    @Test
+    void decodesAPodEventAsFabric8Does() {
+        String event = event("MODIFIED", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA + ",\"spec\":" + SPEC + ",\"status\":" + STATUS + "}");
+
+        WatchEvent decoded = new StreamingSerialization(false).unmarshal(event, WatchEvent.class);
+
+        assertThat(decoded.getObject()).isInstanceOf(Pod.class);
+        assertThat(decoded).isEqualTo(fabric8.unmarshal(event, WatchEvent.class));
+        assertThat(((Pod) decoded.getObject()).getMetadata().getManagedFields()).hasSize(1);
+    }
+
+    @Test
+    void dropsOnlyTheObjectsManagedFields() {
+        String event = event("ADDED", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":" + METADATA + ",\"spec\":" + SPEC + ",\"status\":" + STATUS + "}");
+
+        WatchEvent decoded = new StreamingSerialization(true).unmarshal(event, WatchEvent.class);
+
+        WatchEvent expected = fabric8.unmarshal(event, WatchEvent.class);
+        ((HasMetadata) expected.getObject()).getMetadata().setManagedFields(new ArrayList<>());
+        assertThat(decoded).isEqualTo(expected);
+    }
+
+    @Test
+    void keepsAManagedFieldsKeyOutsideTheMetadata() {
+        String event = event("ADDED", """
+                {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"c","namespace":"default","managedFields":[]},
+                 "data":{"managedFields":"kept"}}""");
+
+        WatchEvent decoded = new StreamingSerialization(true).unmarshal(event, WatchEvent.class);
+
+        ConfigMap configMap = (ConfigMap) decoded.getObject();
+        assertThat(configMap.getData()).containsEntry("managedFields", "kept");
+        assertThat(configMap.getMetadata().getManagedFields()).isEmpty();
+        assertThat(configMap.getMetadata().getName()).isEqualTo("c");
+    }
+
+    @Test
+    void findsTheKindAfterOtherFields() {
+        String event = event("ADDED", "{\"metadata\":" + METADATA + ",\"spec\":" + SPEC + ",\"apiVersion\":\"v1\",\"status\":" + STATUS + ",\"kind\":\"Pod\"}");
+
+        WatchEvent decoded = new StreamingSerialization(false).unmarshal(event, WatchEvent.class);
+
+        assertThat(decoded.getObject()).isInstanceOf(Pod.class);
+        assertThat(decoded).isEqualTo(fabric8.unmarshal(event, WatchEvent.class));
+    }
+
+    @Test
+    void leavesKindsWithoutAModelClassToFabric8() {
+        String event = event("ADDED", "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"size\":3}}");
+
+        WatchEvent decoded = new StreamingSerialization(true).unmarshal(event, WatchEvent.class);
+
+        assertThat(decoded.getObject()).isInstanceOf(GenericKubernetesResource.class);
+        assertThat(decoded).isEqualTo(fabric8.unmarshal(event, WatchEvent.class));
+    }
+
+    @Test
+    void decodesErrorsAndBookmarks() {
+        String error = event("ERROR", """
+                {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (42)","reason":"Expired","code":410}""");
+        String bookmark = event("BOOKMARK", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"99\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}");
+        StreamingSerialization serialization = new StreamingSerialization(true);
+
+        WatchEvent decodedError = serialization.unmarshal(error, WatchEvent.class);
+
+        assertThat(decodedError.getObject()).isInstanceOf(Status.class);
+        assertThat(((Status) decodedError.getObject()).getCode()).isEqualTo(410);
+        assertThat(decodedError).isEqualTo(fabric8.unmarshal(error, WatchEvent.class));
+        assertThat(serialization.unmarshal(bookmark, WatchEvent.class)).isEqualTo(fabric8.unmarshal(bookmark, WatchEvent.class));
+    }
+
+    @Test
+    void reportsMalformedEventsAsFabric8Does() {
+        String truncated = event("ADDED", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA).substring(0, 120);
+
+        assertThatThrownBy(() -> new StreamingSerialization(true).unmarshal(truncated, WatchEvent.class)).isInstanceOf(KubernetesClientException.class);
+    }
+
+    private static String event(String type, String object) {
+        return "{\"type\":\"" + type + "\",\"object\":" + object + "}";
+    }
+}
