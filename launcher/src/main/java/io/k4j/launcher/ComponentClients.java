@@ -11,6 +11,7 @@ import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.CertificateSubject;
 import io.k4j.apiserver.pki.ClusterPki;
 import io.k4j.apiserver.pki.KeyPurpose;
+import io.k4j.controllerkit.informers.StreamingSerialization;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -86,6 +87,11 @@ final class ComponentClients implements AutoCloseable {
         return client(new CertificateAndKey(certificate, manager.privateKey()), OptionalInt.empty(), "coredns");
     }
 
+    /** The cluster admin, as the admin kubeconfig authenticates; only the start-up archive's training run uses it. */
+    KubernetesClient admin() {
+        return client(pki.admin(), OptionalInt.empty(), "k4j-training");
+    }
+
     /** The cluster PKI, for the serving certificate of a node's kubelet server. */
     ClusterPki pki() {
         return pki;
@@ -122,7 +128,8 @@ final class ComponentClients implements AutoCloseable {
                 .withClientKeyData(base64(identity.privateKeyPem()))
                 .withClientKeyAlgo(identity.privateKey().getAlgorithm())
                 .build();
-        return new KubernetesClientBuilder().withConfig(config).build();
+        // Components only watch through informers, which keep no managedFields: their watch events skip them.
+        return new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(new StreamingSerialization(true)).build();
     }
 
     private static String base64(String pem) {

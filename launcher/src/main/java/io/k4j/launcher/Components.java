@@ -1,5 +1,6 @@
 package io.k4j.launcher;
 
+import io.k4j.controllers.nodelifecycle.NodeLifecycleController;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,8 @@ final class Components {
         List<Component> components = new ArrayList<>();
         components.add(new ControllerManagerComponent(clients, config.controllers(),
                 Map.of("cluster-cidr", config.clusterCidr(), "service-cluster-ip-range", config.serviceClusterIpRange(),
-                        "root-ca-pem", clients.caCertificatePem()), hostName));
+                        "root-ca-pem", clients.caCertificatePem(),
+                        NodeLifecycleController.MONITOR_GRACE_SETTING, Long.toString(config.nodeMonitorGracePeriod().toSeconds())), hostName));
         components.add(new SchedulerComponent(clients, config.schedulerConfig(), hostName));
         components.add(SimulatedNodesComponent.create(config, clients));
         components.add(new ClusterDnsComponent(config, clients));

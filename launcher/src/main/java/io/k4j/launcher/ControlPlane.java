@@ -79,6 +79,7 @@ final class ControlPlane implements AutoCloseable {
     private static final String ADMIN_USER = "kubernetes-admin";
     /** How long the apiserver waits for a kubelet to accept a connection and answer (logs, exec, port-forward). */
     private static final Duration KUBELET_CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration TRAINING_STEP_TIMEOUT = Duration.ofSeconds(60);
 
     private final KeyValueStore storage;
     private final ApiServer apiServer;
@@ -97,14 +98,6 @@ final class ControlPlane implements AutoCloseable {
     }
 
     static ControlPlane start(ServerConfig config) throws Exception {
-        return start(config, true);
-    }
-
-    /**
-     * @param startComponents false to stop at ready, before the components: what a training run for the class-data
-     *     sharing archive covers (the components start after ready, so their classes do not delay it)
-     */
-    static ControlPlane start(ServerConfig config, boolean startComponents) throws Exception {
         long startedNanos = System.nanoTime();
         InstantSource clock = InstantSource.system();
         DataDirectory dataDirectory = config.dataDirectory().create();
@@ -113,22 +106,26 @@ final class ControlPlane implements AutoCloseable {
                 NodePortRange.parse(config.serviceNodePortRange()));
         String hostName = InetAddress.getLocalHost().getHostName();
 
-        // The PKI (key generation on a first start, PEM parsing otherwise) and the storage do not depend on each
-        // other, so they are prepared at the same time.
+        // The PKI (key generation on a first start, PEM parsing otherwise), the storage (for etcd: a gRPC client's
+        // classes and a connection) and the apiserver's configuration do not depend on each other until the
+        // configuration is built, so they are prepared at the same time.
         PkiOptions pkiOptions = pkiOptions(config, hostName, serviceCidr, clock);
         FutureTask<ClusterPki> pkiTask = new FutureTask<>(() -> ClusterPki.loadOrCreate(dataDirectory.pkiDirectory(), pkiOptions));
         Thread.ofPlatform().name("pki-load").start(pkiTask);
-
         LOG.info("opening storage: {}", StorageBackends.describe(config.datastoreEndpoint(), dataDirectory));
-        KeyValueStore storage = StorageBackends.open(config.datastoreEndpoint(), dataDirectory);
-        LOG.info("storage ready at revision {}", storage.currentRevision());
-        LOG.debug("start-up: storage open at +{} ms", elapsedMillis(startedNanos));
+        FutureTask<KeyValueStore> storageTask = new FutureTask<>(() -> {
+            KeyValueStore opened = StorageBackends.open(config.datastoreEndpoint(), dataDirectory);
+            LOG.info("storage ready at revision {}", opened.currentRevision());
+            LOG.debug("start-up: storage open at +{} ms", elapsedMillis(startedNanos));
+            return opened;
+        });
+        Thread.ofPlatform().name("storage-open").start(storageTask);
 
         ClusterPki pki;
         try {
             pki = pkiTask.get();
         } catch (ExecutionException e) {
-            storage.close();
+            closeWhenOpened(storageTask);
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
         LOG.info("PKI ready in {}", dataDirectory.pkiDirectory());
@@ -137,7 +134,6 @@ final class ControlPlane implements AutoCloseable {
         NodeJoinToken joinToken = NodeJoinToken.loadOrCreate(dataDirectory.nodeToken(), pki.caCertificate());
 
         LateBoundRegistry registry = new LateBoundRegistry();
-        String serverUrl = "https://" + hostForUrl(kubeconfigHost(config)) + ":" + config.securePort();
         ServiceAccountTokenIssuer issuer = new ServiceAccountTokenIssuer(pki.serviceAccountSigningKey(), pki.serviceAccountPublicKey(),
                 ServiceAccountTokenIssuer.DEFAULT_ISSUER, clock);
         List<String> apiAudiences = List.of(ServiceAccountTokenIssuer.DEFAULT_ISSUER);
@@ -169,8 +165,14 @@ final class ControlPlane implements AutoCloseable {
             resources = withHandler(resources, "pods", podConnection);
         }
 
-        OidcDiscovery oidc = new OidcDiscovery(ServiceAccountTokenIssuer.DEFAULT_ISSUER, serverUrl + OidcDiscovery.JWKS_PATH, List.of(pki.serviceAccountPublicKey()));
+        OidcDiscovery oidc = new OidcDiscovery(ServiceAccountTokenIssuer.DEFAULT_ISSUER, kubeconfigUrl(config, config.securePort()) + OidcDiscovery.JWKS_PATH, List.of(pki.serviceAccountPublicKey()));
         BootstrapReadiness bootstrapped = new BootstrapReadiness();
+        KeyValueStore storage;
+        try {
+            storage = storageTask.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
         ApiServerConfig apiServerConfig = ApiServerConfig.builder(storage,
                         TlsContexts.keyStore(pki.apiServer(), List.of(pki.caCertificate())), TlsContexts.KEY_STORE_PASSWORD)
                 .listen(config.bindAddress().getHostAddress(), config.securePort())
@@ -211,7 +213,8 @@ final class ControlPlane implements AutoCloseable {
         LOG.debug("start-up: bootstrap objects and cluster role aggregation done at +{} ms", elapsedMillis(startedNanos));
         RbacChangeReactor rbacChanges = new RbacChangeReactor(apiServer, rbacPolicy, aggregator);
 
-        writeKubeconfigs(config, dataDirectory, pki, serverUrl);
+        // The port the apiserver listens on, which --secure-port 0 leaves to the system.
+        writeKubeconfigs(config, dataDirectory, pki, kubeconfigUrl(config, apiServer.port()));
         bootstrapped.markDone();
         LOG.info("k4j server ready in {} ms; kubeconfig: {}", elapsedMillis(startedNanos), dataDirectory.adminKubeconfig());
         LOG.info("node join token in {}; add a node with: k4j agent --server={} --token=<the token>", dataDirectory.nodeToken(),
@@ -232,7 +235,7 @@ final class ControlPlane implements AutoCloseable {
         Thread.ofPlatform().daemon().name("schemas-warm-up").start(Schemas::builtin);
 
         ComponentClients componentClients = new ComponentClients("https://127.0.0.1:" + apiServer.port(), pki);
-        List<Component> components = startComponents ? Components.create(config, componentClients, hostName) : List.of();
+        List<Component> components = Components.create(config, componentClients, hostName);
         ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges, componentClients, components);
         for (Component component : components) {
             component.start();
@@ -240,6 +243,17 @@ final class ControlPlane implements AutoCloseable {
         }
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(controlPlane::close));
         return controlPlane;
+    }
+
+    /** Closes the storage once its opening finishes, without waiting for it: start-up has already failed. */
+    private static void closeWhenOpened(FutureTask<KeyValueStore> storageTask) {
+        Thread.ofVirtual().name("storage-close").start(() -> {
+            try {
+                storageTask.get().close();
+            } catch (ExecutionException | InterruptedException e) {
+                // Nothing was opened, or nothing can be done about it now.
+            }
+        });
     }
 
     private static long elapsedMillis(long startedNanos) {
@@ -321,9 +335,10 @@ final class ControlPlane implements AutoCloseable {
     }
 
     /** Where kubeconfigs point: loopback when the apiserver listens there (as k3s does), else its bind address. */
-    private static String kubeconfigHost(ServerConfig config) {
+    private static String kubeconfigUrl(ServerConfig config, int port) {
         InetAddress bind = config.bindAddress();
-        return bind.isAnyLocalAddress() || bind.isLoopbackAddress() ? "127.0.0.1" : bind.getHostAddress();
+        String host = bind.isAnyLocalAddress() || bind.isLoopbackAddress() ? "127.0.0.1" : bind.getHostAddress();
+        return "https://" + hostForUrl(host) + ":" + port;
     }
 
     /** The URL other machines reach the apiserver on: its bind address, else the advertise address. */
@@ -335,6 +350,15 @@ final class ControlPlane implements AutoCloseable {
 
     private static String hostForUrl(String address) {
         return address.contains(":") ? "[" + address + "]" : address;
+    }
+
+    /** Runs the start-up archive's training workload against this control plane and its components. */
+    void train() {
+        try {
+            new TrainingWorkload(componentClients.admin(), TRAINING_STEP_TIMEOUT).run();
+        } catch (RuntimeException e) {
+            LOG.warn("training workload stopped early, the archive covers less: {}", e.toString());
+        }
     }
 
     void awaitTermination() throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.k4j.launcher;
 
+import io.k4j.storage.etcd.EtcdKeyValueStore;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -52,6 +53,10 @@ final class ServerCommand implements Callable<Integer> {
             description = "Controllers to run: '*' for all on by default, 'foo' to add one, '-foo' to leave one out (default ${DEFAULT-VALUE}).")
     List<String> controllers = new ArrayList<>();
 
+    @Option(names = "--node-monitor-grace-period", defaultValue = "50s", converter = GoDurationConverter.class,
+            description = "How long a node may go without a heartbeat before it is marked unhealthy (default ${DEFAULT-VALUE}).")
+    Duration nodeMonitorGracePeriod;
+
     @Option(names = "--scheduler-config", description = "A KubeSchedulerConfiguration file (profiles, plugins, weights).")
     Path schedulerConfig;
 
@@ -96,16 +101,27 @@ final class ServerCommand implements Callable<Integer> {
     int verbosity;
 
     @Option(names = "--exit-when-ready", hidden = true,
-            description = "Stop as soon as the server is ready, without starting the components: a training run for the class-data sharing archive.")
+            description = "A training run for the start-up archive: start with simulated nodes only (no real node, no kube-proxy), "
+                    + "run a short workload, and stop.")
     boolean exitWhenReady;
 
     @Override
     public Integer call() throws Exception {
-        ServerConfig config = toConfig();
+        ServerConfig config;
+        try {
+            config = toConfig();
+        } catch (IllegalArgumentException e) {
+            System.err.println("k4j server: " + e.getMessage());
+            return 2;
+        }
         Logging.configure(config.verbosity());
         SimulatedNodesComponent.nodeConfig(config); // a bad --simulated-node-config stops here, before anything starts
-        try (ControlPlane controlPlane = ControlPlane.start(config, !exitWhenReady)) {
-            if (!exitWhenReady) {
+        try (ControlPlane controlPlane = ControlPlane.start(config)) {
+            if (exitWhenReady) {
+                controlPlane.train();
+                // The training run is made on the embedded store; an etcd start then finds its client in the archive too.
+                EtcdKeyValueStore.loadClientClasses();
+            } else {
                 controlPlane.awaitTermination();
             }
         }
@@ -115,6 +131,12 @@ final class ServerCommand implements Callable<Integer> {
     ServerConfig toConfig() throws UnknownHostException {
         DataDirectory dataDirectory = dataDir == null ? DataDirectory.defaultLocation() : new DataDirectory(dataDir);
         Path defaultKubeconfig = Path.of(System.getProperty("user.home"), ".kube", "config");
+        // A training run exercises the components on a simulated node and never touches the host's containerd,
+        // iptables or the cluster DNS's usual port, whatever the other flags say.
+        int nodesToSimulate = exitWhenReady ? Math.max(1, simulatedNodes) : simulatedNodes;
+        String dnsBind = exitWhenReady ? "127.0.0.1:0" : clusterDnsBind;
+        boolean withoutAgent = disableAgent || exitWhenReady;
+        boolean withoutKubeProxy = disableKubeProxy || exitWhenReady;
         return new ServerConfig(
                 dataDirectory,
                 Optional.ofNullable(datastoreEndpoint).filter(endpoint -> !endpoint.isBlank()),
@@ -128,20 +150,21 @@ final class ServerCommand implements Callable<Integer> {
                 Optional.of(writeKubeconfig == null ? defaultKubeconfig : writeKubeconfig),
                 clusterCidr,
                 controllers,
+                nodeMonitorGracePeriod,
                 Optional.ofNullable(schedulerConfig),
-                simulatedNodes,
+                nodesToSimulate,
                 Optional.ofNullable(simulatedNodeConfig),
                 verbosity,
                 eventTtl,
                 Optional.ofNullable(clusterDns).filter(address -> !address.isBlank()),
                 clusterDomain,
-                ClusterDnsComponent.parseBindAddress(clusterDnsBind),
-                disableAgent,
+                ClusterDnsComponent.parseBindAddress(dnsBind),
+                withoutAgent,
                 nodeRuntime.containerRuntimeEndpoint(),
                 Optional.ofNullable(nodeName).filter(name -> !name.isBlank()),
                 nodeRuntime.kubeletPort(),
                 nodeRuntime.cniBridge(),
-                disableKubeProxy,
+                withoutKubeProxy,
                 nodeRuntime.kubeProxyNetworkNamespace(),
                 nodeRuntime.iptablesMinSyncPeriod(),
                 housekeeping.podManifestPath(),

@@ -29,6 +29,8 @@ import java.util.Optional;
  * @param writeKubeconfig also write the admin kubeconfig here when the file does not exist
  * @param clusterCidr the pod CIDR that node IPAM cuts each node's podCIDR from
  * @param controllers which controllers run, upstream's {@code --controllers} syntax ({@code *}, {@code foo}, {@code -foo})
+ * @param nodeMonitorGracePeriod how long a node may be silent before the node lifecycle controller marks it unhealthy
+ *     (upstream's {@code --node-monitor-grace-period})
  * @param schedulerConfig a {@code KubeSchedulerConfiguration} file, if any
  * @param simulatedNodes how many simulated (KWOK-like) nodes this server registers at start
  * @param simulatedNodeConfig a YAML file with the simulated nodes' capacity, labels, taints and pod timing, if any
@@ -68,6 +70,7 @@ public record ServerConfig(
         Optional<Path> writeKubeconfig,
         String clusterCidr,
         List<String> controllers,
+        Duration nodeMonitorGracePeriod,
         Optional<Path> schedulerConfig,
         int simulatedNodes,
         Optional<Path> simulatedNodeConfig,
@@ -102,6 +105,10 @@ public record ServerConfig(
         requireNonNull(writeKubeconfig, "writeKubeconfig is null");
         requireNonNull(clusterCidr, "clusterCidr is null");
         controllers = List.copyOf(requireNonNull(controllers, "controllers is null"));
+        requireNonNull(nodeMonitorGracePeriod, "nodeMonitorGracePeriod is null");
+        if (nodeMonitorGracePeriod.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("nodeMonitorGracePeriod must be at least 1s: " + nodeMonitorGracePeriod);
+        }
         requireNonNull(schedulerConfig, "schedulerConfig is null");
         if (simulatedNodes < 0) {
             throw new IllegalArgumentException("simulatedNodes must not be negative: " + simulatedNodes);

@@ -15,15 +15,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 class KubeletHousekeepingFlagsTest {
-    private static ServerConfig parse(String... arguments) throws Exception {
-        ServerCommand command = new ServerCommand();
-        new CommandLine(command).parseArgs(arguments);
-        return command.toConfig();
-    }
-
     @Test
     void theNodeHousekeepingHasUpstreamsDefaults() throws Exception {
-        ServerConfig config = parse("--data-dir=/tmp/k4j-unused");
+        ServerConfig config = ServerFlags.parse("--data-dir=/tmp/k4j-unused");
 
         assertThat(config.podManifestPath()).isEmpty();
         assertThat(config.evictionHard()).isEqualTo(EvictionThresholds.parse(EvictionThresholds.DEFAULT_HARD));
@@ -32,7 +26,7 @@ class KubeletHousekeepingFlagsTest {
 
     @Test
     void theFlagsSetThem() throws Exception {
-        ServerConfig config = parse("--data-dir=/tmp/k4j-unused", "--pod-manifest-path=/etc/k4j/manifests",
+        ServerConfig config = ServerFlags.parse("--data-dir=/tmp/k4j-unused", "--pod-manifest-path=/etc/k4j/manifests",
                 "--eviction-hard=memory.available<1Gi,imagefs.available<20%", "--image-gc-high-threshold=90",
                 "--image-gc-low-threshold=70", "--minimum-image-ttl-duration=10m");
 
@@ -44,7 +38,7 @@ class KubeletHousekeepingFlagsTest {
 
     @Test
     void aBadEvictionThresholdIsAUsageError() {
-        assertThatThrownBy(() -> parse("--eviction-hard=pid.available<10%"))
+        assertThatThrownBy(() -> ServerFlags.parse("--eviction-hard=pid.available<10%"))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("unsupported eviction signal pid.available");
     }
