@@ -33,7 +33,7 @@ class ClusterAcceptanceIT {
 
     @BeforeAll
     static void start() {
-        server = K4jServer.start(temporaryDirectory.resolve("data"), "--simulated-nodes=3");
+        server = K4jServer.start(temporaryDirectory.resolve("data"), "--simulated-nodes=3", SimulatedNodesIT.SHORT_NODE_MONITOR_GRACE_PERIOD);
         await().atMost(TIMEOUT).until(() -> kubectl("get", "nodes", "--no-headers").stdout().lines().filter(line -> line.contains(" Ready ")).count() == 3);
         // Controllers start once their caches have synced; the default ServiceAccount shows they run.
         await().atMost(TIMEOUT).until(() -> server.kubectl().run("get", "serviceaccount", "default").exitCode() == 0);
@@ -367,8 +367,8 @@ class ClusterAcceptanceIT {
     @Test
     @Order(11)
     void stoppedNodeTurnsNotReadyAndItsPodsAreRecreatedElsewhere() throws IOException {
-        // Tolerating the node's NoExecute taints for 5 s (instead of the 300 s DefaultTolerationSeconds adds) keeps
-        // the wait short; the node lifecycle controller still waits its upstream grace period (50 s).
+        // Tolerating the node's NoExecute taints for 5 s (instead of the 300 s DefaultTolerationSeconds adds) and a
+        // 25 s node monitor grace period (instead of 50 s) keep the wait short.
         apply("""
                 apiVersion: apps/v1
                 kind: Deployment

@@ -296,10 +296,23 @@ public final class K4jServer implements AutoCloseable {
     }
 
     /**
-     * Makes the start-up archive as ./k4j does (one training start that exits when ready) unless one newer than the
-     * launcher jar exists; false when there is none to use.
+     * Makes the start-up archive as ./k4j does (one training start that exits by itself) unless one newer than the
+     * launcher jar exists; false when there is none to use. A file lock makes the test JVMs that start together train
+     * once: the others wait and use its archive.
      */
     private static synchronized boolean classArchive(StartupArchive archive, Path launcherDirectory, String javaCommand) {
+        if (!Files.isWritable(launcherDirectory)) {
+            return freshOrTrained(archive, launcherDirectory, javaCommand);
+        }
+        FileLock lock = RealNodeSlots.lock(launcherDirectory.resolve("k4j-archive.lock"));
+        try {
+            return freshOrTrained(archive, launcherDirectory, javaCommand);
+        } finally {
+            RealNodeSlots.release(lock);
+        }
+    }
+
+    private static boolean freshOrTrained(StartupArchive archive, Path launcherDirectory, String javaCommand) {
         Path jar = launcherDirectory.resolve("k4j-launcher.jar");
         try {
             if (Files.exists(archive.file()) && Files.getLastModifiedTime(archive.file()).compareTo(Files.getLastModifiedTime(jar)) > 0) {
