@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,21 @@ final class ApiServerBench {
         if (clients.isEmpty()) {
             throw new IllegalArgumentException("at least one client is needed");
         }
+    }
+
+    /**
+     * A bench over {@code count} clients of the cluster in {@code kubeconfig}, each connected before any concurrent
+     * use: the JDK client opens a connection per request while it has none (see {@link #watchFanOut}, which connects
+     * them again).
+     */
+    static ApiServerBench connect(Path kubeconfig, int count) {
+        List<ClusterClient> clients = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ClusterClient client = ClusterClient.fromKubeconfig(kubeconfig);
+            client.require("GET", "/version", null);
+            clients.add(client);
+        }
+        return new ApiServerBench(clients);
     }
 
     ClusterClient client() {

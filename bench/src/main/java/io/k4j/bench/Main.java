@@ -222,17 +222,9 @@ public final class Main {
             StartedServer started = startServer(directory, extra);
             try (K4jServer server = started.server()) {
                 long idleRss = server.residentSetBytes();
-                List<ClusterClient> clients = new ArrayList<>();
-                for (int i = 0; i < 16; i++) {
-                    ClusterClient client = ClusterClient.fromKubeconfig(server.kubeconfig());
-                    // Connected before any concurrent use: the JDK client opens a connection per request while it has
-                    // none (see ApiServerBench.watchFanOut, which connects them again).
-                    client.require("GET", "/version", null);
-                    clients.add(client);
-                }
-                ApiServerBench bench = new ApiServerBench(clients);
+                ApiServerBench bench = ApiServerBench.connect(server.kubeconfig(), 16);
                 Creates creates = h2load
-                        .<Creates>map(executable -> new H2LoadCreates(H2Load.create(executable, clients.get(0).server(), token, directory), server.pid()))
+                        .<Creates>map(executable -> new H2LoadCreates(H2Load.create(executable, bench.client().server(), token, directory), server.pid()))
                         .orElseGet(() -> new JdkClientCreates(bench, server.pid()));
                 if (started.failedStarts() > 0) {
                     section.append("(The first ").append(started.failedStarts()).append(" start(s) did not answer /readyz within the 60 s limit on the loaded machine; ")

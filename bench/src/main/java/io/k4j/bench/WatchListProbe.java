@@ -1,0 +1,79 @@
+package io.k4j.bench;
+
+import io.k4j.e2e.K4jServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * A narrow copy of the apiserver suite's LIST and watch fan-out measurements, for comparing a change quickly: one
+ * server on the embedded store, {@code --preload} pods created first (the full suite has ~70,000 before these
+ * measurements), a LIST of {@code --list} pods repeated, then the watch fan-out repeated {@code --rounds} times.
+ * Prints one line per measurement; appends nothing. Usage: {@code java -cp bench/target/k4j-bench.jar:bench/target/lib/*
+ * io.k4j.bench.WatchListProbe [--preload N] [--list N] [--watchers N] [--rounds N] [--lists N]}; with
+ * {@code -Dprobe.jfr=FILE} the server records a JFR profile (settings=profile) over the LISTs and fan-outs. Later
+ * fan-out rounds share the server with the ended watches of earlier ones until the server notices them closed.
+ */
+public final class WatchListProbe {
+    private WatchListProbe() {}
+
+    public static void main(String[] arguments) throws Exception {
+        int preload = 0;
+        int listSize = 10_000;
+        int watchers = 1_000;
+        int rounds = 3;
+        int listRepetitions = 10;
+        for (int i = 0; i < arguments.length; i++) {
+            switch (arguments[i]) {
+                case "--preload" -> preload = Integer.parseInt(arguments[++i]);
+                case "--list" -> listSize = Integer.parseInt(arguments[++i]);
+                case "--watchers" -> watchers = Integer.parseInt(arguments[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(arguments[++i]);
+                case "--lists" -> listRepetitions = Integer.parseInt(arguments[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + arguments[i]);
+            }
+        }
+        if (System.getProperty("k4j.launcher.dir") == null) {
+            System.setProperty("k4j.launcher.dir", Path.of("launcher/target").toAbsolutePath().toString());
+        }
+        if (System.getProperty("k4j.server.heap") == null) {
+            System.setProperty("k4j.server.heap", "3g");
+        }
+        Path work = Files.createTempDirectory("k4j-probe");
+        String token = UUID.randomUUID().toString();
+        Path tokens = Files.writeString(work.resolve("bench-tokens.csv"), token + ",bench-admin,bench-admin,\"system:masters\"\n");
+        Path h2load = Path.of(System.getProperty("probe.h2load", "/usr/bin/h2load"));
+        if (!Files.isExecutable(h2load)) {
+            throw new IllegalStateException(h2load + " is missing: install nghttp2-client (the probe creates its pods with h2load)");
+        }
+        try (K4jServer server = K4jServer.start(work.resolve("server"), "--token-auth-file", tokens.toString())) {
+            System.out.println("server pid " + server.pid() + " data " + work);
+            ApiServerBench bench = ApiServerBench.connect(server.kubeconfig(), 16);
+            H2Load generator = H2Load.create(h2load, bench.client().server(), token, work);
+            if (preload > 0) {
+                bench.createNamespace("warm-up");
+                generator.post("/api/v1/namespaces/warm-up/pods", PodTemplates.generatedPod("pod-", "warm-up"), preload, 4, 16);
+            }
+            bench.createNamespace("list");
+            generator.post("/api/v1/namespaces/list/pods", PodTemplates.generatedPod("pod-", "list"), listSize, 4, 16);
+            String jfr = System.getProperty("probe.jfr");
+            if (jfr != null) {
+                new ProcessBuilder("jcmd", Long.toString(server.pid()), "JFR.start", "name=probe", "settings=profile", "filename=" + jfr).inheritIO().start().waitFor();
+            }
+            Latencies lists = bench.listPods("list", listRepetitions);
+            System.out.printf(Locale.ROOT, "LIST of %d pods: p50 %.1f ms, best %.1f ms, worst %.1f ms%n", listSize,
+                    lists.percentileMillis(50), lists.percentileMillis(0), lists.percentileMillis(100));
+            for (int round = 0; round < rounds; round++) {
+                String namespace = "watch-" + round;
+                bench.createNamespace(namespace);
+                Latencies watch = bench.watchFanOut(namespace, watchers, 3, 20);
+                System.out.printf(Locale.ROOT, "watch fan-out %d to %d watchers: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", round, watchers,
+                        watch.percentileMillis(50), watch.percentileMillis(99), watch.percentileMillis(100));
+            }
+            if (jfr != null) {
+                new ProcessBuilder("jcmd", Long.toString(server.pid()), "JFR.stop", "name=probe").inheritIO().start().waitFor();
+            }
+        }
+    }
+}
