@@ -30,7 +30,7 @@ import io.k4j.storage.RangeRequest;
  * printed as acknowledged is in etcd afterwards.
  */
 class EtcdDurabilityTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
     private static final String PREFIX = "/registry/durability/";
 
     private EtcdProcess etcd;
@@ -63,7 +63,7 @@ class EtcdDurabilityTest {
                     throw new IllegalStateException("the writer exited with " + writer.exitValue() + ":\n"
                             + Files.readString(errors));
                 }
-                return acknowledged.size() >= 500;
+                return acknowledged.size() >= 200;
             });
             writer.destroyForcibly();
             assertThat(writer.waitFor(30, TimeUnit.SECONDS)).as("writer exited").isTrue();

@@ -35,6 +35,7 @@ public final class EtcdProcess implements AutoCloseable {
     private static final Path DEFAULT_BINARY = Path.of("/usr/bin/etcd");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final String MEMBER_NAME = "k4j-test";
+    private static final long MIN_MEMORY_BACKED_BYTES = 2L << 30;
 
     private final Path binary;
     private final Path directory;
@@ -62,7 +63,7 @@ public final class EtcdProcess implements AutoCloseable {
         }
         Path directory;
         try {
-            directory = Files.createTempDirectory("k4j-etcd-");
+            directory = Files.createTempDirectory(memoryBackedTemporaryDirectory(), "k4j-etcd-");
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -227,6 +228,25 @@ public final class EtcdProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for etcd to exit", e);
         }
+    }
+
+    /**
+     * {@code /dev/shm} where it is a writable directory with room for a few etcds (each preallocates a 64 MB log
+     * segment), else the default temporary directory. etcd syncs its log on every commit, and on a CI machine with
+     * slow syncs its tests timed out. The tests kill processes, not the machine, and what a killed process wrote stays
+     * in the page cache either way, so a memory-backed directory checks the same durability.
+     */
+    private static Path memoryBackedTemporaryDirectory() {
+        Path shm = Path.of("/dev/shm");
+        try {
+            if (Files.isDirectory(shm) && Files.isWritable(shm) && Files.getFileStore(shm).getUsableSpace() >= MIN_MEMORY_BACKED_BYTES) {
+                return shm;
+            }
+        }
+        catch (IOException e) {
+            // Not usable: fall back to the default.
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     private static int freeLoopbackPort() {
