@@ -1,6 +1,8 @@
 package io.k4j.api.codec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -32,20 +34,27 @@ import java.util.Comparator;
 public final class Json {
     private static final JsonNodeFactory NODE_FACTORY = JsonNodeFactory.withExactBigDecimals(true);
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .nodeFactory(NODE_FACTORY)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .serializationInclusion(JsonInclude.Include.NON_NULL)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .build();
+    private static final JsonMapper MAPPER = newMapper(new JsonFactoryBuilder());
+    /**
+     * Without Jackson's table of field names shared by all parses: whole objects carry names unique to them (managedFields
+     * keys such as {@code k:{"ip":"10.42.0.7"}}, {@code v:"10.42.3.0/24"}), and the first new name of a parse copies
+     * the whole shared table, which such names keep large.
+     */
+    private static final JsonMapper MAPPER_WITHOUT_NAME_TABLE = newMapper(new JsonFactoryBuilder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES));
 
-    static {
+    private static JsonMapper newMapper(JsonFactoryBuilder factory) {
         // Go's decoder accepts 10000 levels of nesting; Jackson's default of 1000 would reject objects upstream takes.
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(10_000).build());
+        factory.streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(10_000).build());
+        return JsonMapper.builder(factory.build())
+                .nodeFactory(NODE_FACTORY)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+                .serializationInclusion(JsonInclude.Include.NON_NULL)
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+                .build();
     }
 
     /** Equal numbers are equal whatever node type holds them (an int parsed from storage, a long set by a default). */
@@ -77,6 +86,18 @@ public final class Json {
     public static JsonNode read(byte[] json) {
         try {
             return MAPPER.readTree(json);
+        } catch (IOException exception) {
+            throw new UncheckedIOException(exception);
+        }
+    }
+
+    /**
+     * Parses a whole trusted object (a stored one, an API answer) into a tree, without the field-name table that
+     * {@link #read(byte[])} shares between parses: see {@link #MAPPER_WITHOUT_NAME_TABLE}.
+     */
+    public static JsonNode readWithoutNameTable(byte[] json) {
+        try {
+            return MAPPER_WITHOUT_NAME_TABLE.readTree(json);
         } catch (IOException exception) {
             throw new UncheckedIOException(exception);
         }

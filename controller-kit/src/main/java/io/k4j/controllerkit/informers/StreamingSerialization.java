@@ -1,9 +1,7 @@
 package io.k4j.controllerkit.informers;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.core.util.JsonParserSequence;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -24,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * cannot type (a kind no model class is registered for, no kind at all) go to fabric8's own decoding, so the result
  * is always the one fabric8 would give.
  *
- * <p>With {@code dropManagedFields}, an event's {@code metadata.managedFields} is skipped instead of decoded, as the
+ * <p>With {@code dropManagedFields}, an event's {@code metadata.managedFields} is cut from its text before it is parsed
+ * ({@link ManagedFieldsCut}), as the
  * informers' caches would drop it anyway ({@link ManagedFieldsStrippingStore}, upstream's
  * {@code TransformStripManagedFields}); an object written back without managedFields leaves the server's unchanged.
  * Other responses (GET, LIST, writes) keep them. Thread-safe.
@@ -58,7 +57,7 @@ public final class StreamingSerialization extends KubernetesSerialization {
 
     /** The event, or null when it is not one this decoding can type (fabric8's own decoding then takes it). */
     private WatchEvent decodeWatchEvent(String text) {
-        try (JsonParser parser = dropManagedFields ? new ManagedFieldsSkipping(mapper.createParser(text)) : mapper.createParser(text)) {
+        try (JsonParser parser = mapper.createParser(dropManagedFields ? ManagedFieldsCut.withoutManagedFields(text) : text)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
@@ -122,34 +121,5 @@ public final class StreamingSerialization extends KubernetesSerialization {
         }
         JsonParser object = JsonParserSequence.createFlattened(false, head.asParser(parser.getCodec()), parser);
         return readers.computeIfAbsent(type, mapper::readerFor).readValue(object);
-    }
-
-    /** Skips {@code object.metadata.managedFields} of a watch event as it is read. */
-    private static final class ManagedFieldsSkipping extends JsonParserDelegate {
-        ManagedFieldsSkipping(JsonParser parser) {
-            super(parser);
-        }
-
-        @Override
-        public JsonToken nextToken() throws IOException {
-            JsonToken token = delegate.nextToken();
-            while (token == JsonToken.FIELD_NAME && isManagedFields(delegate.getParsingContext())) {
-                delegate.nextToken();
-                delegate.skipChildren();
-                token = delegate.nextToken();
-            }
-            return token;
-        }
-
-        /** @param metadata the context of a field name: the object that field belongs to */
-        private static boolean isManagedFields(JsonStreamContext metadata) {
-            if (!"managedFields".equals(metadata.getCurrentName())) {
-                return false;
-            }
-            JsonStreamContext object = metadata.getParent();
-            JsonStreamContext event = object == null ? null : object.getParent();
-            return event != null && "metadata".equals(object.getCurrentName()) && "object".equals(event.getCurrentName())
-                    && event.getParent() != null && event.getParent().inRoot();
-        }
     }
 }

@@ -76,7 +76,7 @@ final class RawApi {
         if (!HttpResponse.isSuccessful(response.code())) {
             throw new KubernetesClientException(method + " " + path + " answered " + response.code() + ": " + message(answer), response.code(), null);
         }
-        return answer.length == 0 ? Json.object() : Json.read(answer);
+        return answer.length == 0 ? Json.object() : Json.readWithoutNameTable(answer);
     }
 
     private static KubernetesClientException noAnswer(String method, String path, Throwable cause) {
