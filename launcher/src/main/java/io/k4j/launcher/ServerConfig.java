@@ -107,7 +107,7 @@ public record ServerConfig(
         controllers = List.copyOf(requireNonNull(controllers, "controllers is null"));
         requireNonNull(nodeMonitorGracePeriod, "nodeMonitorGracePeriod is null");
         if (nodeMonitorGracePeriod.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("nodeMonitorGracePeriod must be at least 1s: " + nodeMonitorGracePeriod);
+            throw new IllegalArgumentException("--node-monitor-grace-period must be at least 1s, not " + nodeMonitorGracePeriod.toMillis() + "ms");
         }
         requireNonNull(schedulerConfig, "schedulerConfig is null");
         if (simulatedNodes < 0) {

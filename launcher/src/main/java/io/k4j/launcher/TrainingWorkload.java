@@ -49,7 +49,7 @@ final class TrainingWorkload {
         awaitStep("a simulated node turns Ready", () -> client.nodes().list().getItems().stream().anyMatch(TrainingWorkload::ready));
         for (String path : List.of("api", "apis", "openapi/v3", "openapi/v3/api/v1", "openapi/v3/apis/apps/v1", "api/v1/nodes",
                 "api/v1/namespaces/kube-system/pods")) {
-            get(path, TABLE);
+            getTable(path);
         }
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
         client.apps().deployments().inNamespace(NAMESPACE).resource(deployment()).create();
@@ -58,7 +58,7 @@ final class TrainingWorkload {
         client.configMaps().inNamespace(NAMESPACE).resource(new ConfigMapBuilder().withNewMetadata().withName("training").endMetadata()
                 .addToData("key", "value").build()).fieldManager("k4j-training").forceConflicts().serverSideApply();
         awaitStep("the Deployment's pods run", () -> available(client.apps().deployments().inNamespace(NAMESPACE).withName("training").get()) == 2);
-        get("api/v1/namespaces/" + NAMESPACE + "/pods", TABLE);
+        getTable("api/v1/namespaces/" + NAMESPACE + "/pods");
         client.apps().deployments().inNamespace(NAMESPACE).withName("training")
                 .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"spec\":{\"replicas\":1}}");
         awaitStep("the Deployment scales down", () -> client.pods().inNamespace(NAMESPACE).list().getItems().size() == 1);
@@ -87,10 +87,10 @@ final class TrainingWorkload {
                 ? 0 : deployment.getStatus().getAvailableReplicas();
     }
 
-    /** A GET as kubectl makes it, straight over the client's HTTP connection. */
-    private void get(String path, String accept) {
+    /** A GET of a table, as {@code kubectl get} makes it, straight over the client's HTTP connection. */
+    private void getTable(String path) {
         HttpClient http = client.getHttpClient();
-        HttpRequest request = http.newHttpRequestBuilder().uri(client.getMasterUrl() + path).header("Accept", accept).build();
+        HttpRequest request = http.newHttpRequestBuilder().uri(client.getMasterUrl() + path).header("Accept", TABLE).build();
         try {
             http.sendAsync(request, String.class).get(stepTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {

@@ -22,6 +22,6 @@ class NodeMonitorGracePeriodFlagTest {
     @Test
     void refusesLessThanASecond() {
         assertThatThrownBy(() -> ServerFlags.parse("--data-dir=/tmp/k4j-unused", "--node-monitor-grace-period=500ms"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1s");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--node-monitor-grace-period must be at least 1s, not 500ms");
     }
 }
