@@ -28,7 +28,7 @@ public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions 
 
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
-        if (nodeInfo.node().getSpec() == null || !Boolean.TRUE.equals(nodeInfo.node().getSpec().getUnschedulable())) {
+        if (!nodeInfo.unschedulable()) {
             return Status.SUCCESS;
         }
         if (Tolerations.tolerates(pod.pod().getSpec().getTolerations(), UNSCHEDULABLE_TAINT)) {

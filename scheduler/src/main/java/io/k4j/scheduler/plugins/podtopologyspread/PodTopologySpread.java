@@ -170,13 +170,10 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
             return false;
         }
         if (constraint.honorNodeTaints()) {
-            List<Taint> taints = nodeInfo.node().getSpec() == null ? null : nodeInfo.node().getSpec().getTaints();
-            if (taints != null) {
-                for (Taint taint : taints) {
-                    if (("NoSchedule".equals(taint.getEffect()) || "NoExecute".equals(taint.getEffect()))
-                            && !Tolerations.tolerates(pod.pod().getSpec().getTolerations(), taint)) {
-                        return false;
-                    }
+            for (Taint taint : nodeInfo.taints()) {
+                if (("NoSchedule".equals(taint.getEffect()) || "NoExecute".equals(taint.getEffect()))
+                        && !Tolerations.tolerates(pod.pod().getSpec().getTolerations(), taint)) {
+                    return false;
                 }
             }
         }

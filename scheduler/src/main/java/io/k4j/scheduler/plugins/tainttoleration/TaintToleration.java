@@ -40,8 +40,8 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
 
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
-        List<Taint> taints = nodeInfo.node().getSpec() == null ? null : nodeInfo.node().getSpec().getTaints();
-        if (taints == null || taints.isEmpty()) {
+        List<Taint> taints = nodeInfo.taints();
+        if (taints.isEmpty()) {
             return Status.SUCCESS;
         }
         List<Toleration> tolerations = pod.pod().getSpec().getTolerations();
@@ -74,8 +74,8 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
 
     @Override
     public long score(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
-        List<Taint> taints = nodeInfo.node().getSpec() == null ? null : nodeInfo.node().getSpec().getTaints();
-        if (taints == null || taints.isEmpty()) {
+        List<Taint> taints = nodeInfo.taints();
+        if (taints.isEmpty()) {
             return 0;
         }
         PreScoreState preScoreState = (PreScoreState) state.read(PRE_SCORE_STATE_KEY);
