@@ -92,8 +92,10 @@ public final class Json {
     }
 
     /**
-     * Parses a whole trusted object (a stored one, an API answer) into a tree, without the field-name table that
-     * {@link #read(byte[])} shares between parses: see {@link #MAPPER_WITHOUT_NAME_TABLE}.
+     * Parses trusted JSON into a tree without the field-name table that {@link #read(byte[])} shares between parses
+     * (see {@link #MAPPER_WITHOUT_NAME_TABLE}): for whole objects read where most carry names of their own, such as
+     * the simulated nodes' API answers about running pods. Where names repeat (request bodies, most stored objects)
+     * the table is cheaper: every name becomes a new string without it.
      */
     public static JsonNode readWithoutNameTable(byte[] json) {
         try {
