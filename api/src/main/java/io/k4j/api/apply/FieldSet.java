@@ -66,7 +66,7 @@ public final class FieldSet {
         forgetDecodedForm();
         FieldSet node = this;
         for (PathElement element : prefix) {
-            node = node.children.computeIfAbsent(element, key -> new FieldSet());
+            node = node.childFor(element);
         }
         return node;
     }
@@ -113,12 +113,7 @@ public final class FieldSet {
      */
     FieldSet childFor(PathElement element) {
         forgetDecodedForm();
-        FieldSet child = children.get(element);
-        if (child == null) {
-            child = new FieldSet();
-            children.put(element, child);
-        }
-        return child;
+        return children.computeIfAbsent(element, key -> new FieldSet());
     }
 
     private void forgetDecodedForm() {

@@ -89,9 +89,7 @@ final class TypedValues {
                 fields.add(new PathElement.KeyField(key, value));
             }
         }
-        if (fields.size() > 1) {
-            fields.sort((left, right) -> left.name().compareTo(right.name()));
-        }
+        fields.sort((left, right) -> left.name().compareTo(right.name()));
         return fields;
     }
 
@@ -216,9 +214,9 @@ final class TypedValues {
 
     /** Adds the element of an added value, and every path below it, to the set node holding the element. */
     private static void addSubtree(JsonNode value, Shape shape, FieldSet parent, PathElement element) {
-        parent.members().add(element);
+        parent.addMember(element);
         if (!value.isEmpty() && kind(shape, value) != Kind.LEAF) {
-            addChildren(value, shape, parent.children().computeIfAbsent(element, key -> new FieldSet()));
+            addChildren(value, shape, parent.childFor(element));
         }
     }
 

@@ -231,11 +231,7 @@ final class UpdateComparison {
             children(value, shape, added ? at.changedNode() : at.removedNode());
             return;
         }
-        FieldSet parent = added ? at.parent.changedNode() : at.parent.removedNode();
-        parent.addMember(at.element);
-        if (!isEmpty(value, shape, false) && TypedValues.kind(shape, value) != TypedValues.Kind.LEAF) {
-            children(value, shape, parent.childFor(at.element));
-        }
+        subtree(value, shape, added ? at.parent.changedNode() : at.parent.removedNode(), at.element);
     }
 
     private static void subtree(JsonNode value, Shape shape, FieldSet parent, PathElement element) {

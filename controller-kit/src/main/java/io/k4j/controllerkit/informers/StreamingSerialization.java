@@ -23,9 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * is always the one fabric8 would give.
  *
  * <p>With {@code dropManagedFields}, an event's {@code metadata.managedFields} is cut from its text before it is parsed
- * ({@link ManagedFieldsCut}), as the
- * informers' caches would drop it anyway ({@link ManagedFieldsStrippingStore}, upstream's
- * {@code TransformStripManagedFields}); an object written back without managedFields leaves the server's unchanged.
+ * ({@link ManagedFieldsCut}), as the informers' caches would drop it anyway ({@link ManagedFieldsStrippingStore},
+ * upstream's {@code TransformStripManagedFields}); an object written back without managedFields leaves the server's
+ * unchanged.
  * Other responses (GET, LIST, writes) keep them. Thread-safe.
  */
 public final class StreamingSerialization extends KubernetesSerialization {
