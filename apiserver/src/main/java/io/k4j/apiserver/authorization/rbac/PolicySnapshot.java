@@ -71,10 +71,6 @@ public final class PolicySnapshot {
         return Optional.ofNullable(roles.get(namespace + "/" + name));
     }
 
-    public List<Binding> clusterRoleBindings() {
-        return clusterRoleBindings;
-    }
-
     /**
      * The cluster role bindings with a subject that applies to {@code user}, in their order. Kept per identity for the
      * life of this snapshot: a few identities (the components, the nodes) make most requests, and each request would
