@@ -35,6 +35,15 @@ final class H2Load {
         this.work = requireNonNull(work, "work is null");
     }
 
+    /**
+     * Writes a static token file making {@code token} a cluster admin, for {@code --token-auth-file}: h2load has no
+     * client certificates, so it authenticates with that token.
+     */
+    static Path adminTokenFile(Path file, String token) throws IOException {
+        Files.createDirectories(file.getParent());
+        return Files.writeString(file, token + ",bench-admin,bench-admin,\"system:masters\"\n");
+    }
+
     static H2Load create(Path executable, URI server, String token, Path work) {
         return new H2Load(executable, server, token, work);
     }

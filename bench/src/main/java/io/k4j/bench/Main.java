@@ -212,9 +212,8 @@ public final class Main {
                 }
             }
             log("backend " + backend + ": starting k4j server");
-            // h2load has no client certificates: it authenticates with a static token of a cluster admin.
             String token = UUID.randomUUID().toString();
-            Path tokens = Files.writeString(directory.resolve("bench-tokens.csv"), token + ",bench-admin,bench-admin,\"system:masters\"\n");
+            Path tokens = H2Load.adminTokenFile(directory.resolve("bench-tokens.csv"), token);
             List<String> extra = new ArrayList<>(List.of("--token-auth-file", tokens.toString()));
             if (etcd != null) {
                 extra.add("--datastore-endpoint=" + etcd.endpoint());

@@ -79,7 +79,7 @@ final class SchedulerSuite {
         log("starting k4j server with " + nodes + " simulated nodes");
         String token = UUID.randomUUID().toString();
         try (K4jServer server = K4jServer.start(work.resolve("main"), "--simulated-nodes=" + nodes, "--cluster-cidr=10.0.0.0/8",
-                "--simulated-node-config=" + config, "--token-auth-file=" + tokenFile(work.resolve("main-tokens.csv"), token))) {
+                "--simulated-node-config=" + config, "--token-auth-file=" + H2Load.adminTokenFile(work.resolve("main-tokens.csv"), token))) {
             SchedulerBench bench = bench(server, token, work.resolve("main"));
             Duration nodesReady = bench.awaitReadyNodes(nodes, Duration.ofMinutes(15));
             append(String.format(Locale.ROOT, "%nServer: `k4j server --simulated-nodes=%d --cluster-cidr=10.0.0.0/8 --simulated-node-config=<zones: zone-a, zone-b, zone-c>` "
@@ -163,7 +163,7 @@ final class SchedulerSuite {
         log("preemption: starting k4j server with " + preemptionNodes + " simulated nodes of 4 CPUs");
         String token = UUID.randomUUID().toString();
         try (K4jServer server = K4jServer.start(work.resolve("preemption"), "--simulated-nodes=" + preemptionNodes, "--cluster-cidr=10.0.0.0/8",
-                "--simulated-node-config=" + config, "--token-auth-file=" + tokenFile(work.resolve("preemption-tokens.csv"), token))) {
+                "--simulated-node-config=" + config, "--token-auth-file=" + H2Load.adminTokenFile(work.resolve("preemption-tokens.csv"), token))) {
             SchedulerBench bench = bench(server, token, work.resolve("preemption"));
             bench.awaitReadyNodes(preemptionNodes, Duration.ofMinutes(10));
             if (runs.contains("basic-500")) {
@@ -204,12 +204,6 @@ final class SchedulerSuite {
             clients.add(ClusterClient.fromKubeconfig(server.kubeconfig()));
         }
         return new SchedulerBench(clients, h2load.map(executable -> H2Load.create(executable, clients.get(0).server(), token, directory)));
-    }
-
-    /** A static token file making {@code token} a cluster admin: h2load has no client certificates. */
-    private static Path tokenFile(Path file, String token) throws IOException {
-        Files.createDirectories(file.getParent());
-        return Files.writeString(file, token + ",bench-admin,bench-admin,\"system:masters\"\n");
     }
 
     /** The server's CPU per second of wall time over {@link #REST_WINDOW}, with nothing but the nodes to look after. */

@@ -42,7 +42,7 @@ public final class WatchListProbe {
         }
         Path work = Files.createTempDirectory("k4j-probe");
         String token = UUID.randomUUID().toString();
-        Path tokens = Files.writeString(work.resolve("bench-tokens.csv"), token + ",bench-admin,bench-admin,\"system:masters\"\n");
+        Path tokens = H2Load.adminTokenFile(work.resolve("bench-tokens.csv"), token);
         Path h2load = Path.of(System.getProperty("probe.h2load", "/usr/bin/h2load"));
         if (!Files.isExecutable(h2load)) {
             throw new IllegalStateException(h2load + " is missing: install nghttp2-client (the probe creates its pods with h2load)");
