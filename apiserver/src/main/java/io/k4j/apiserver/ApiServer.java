@@ -60,6 +60,7 @@ public final class ApiServer implements AutoCloseable {
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final Server server;
     private final ServerConnector connector;
+    private final RequestPipeline pipeline;
 
     public ApiServer(ApiServerConfig config) {
         this.config = requireNonNull(config, "config is null");
@@ -96,7 +97,7 @@ public final class ApiServer implements AutoCloseable {
                 throw new IllegalStateException("the server is shutting down");
             }
         }));
-        RequestPipeline pipeline = new RequestPipeline(
+        this.pipeline = new RequestPipeline(
                 new AuthenticationFilter(config.authenticators(), config.allowAnonymous()),
                 config.impersonator(),
                 new AuthorizationFilter(config.authorizers()),
@@ -205,6 +206,16 @@ public final class ApiServer implements AutoCloseable {
     public URI uri() {
         String host = config.host().equals("0.0.0.0") ? "127.0.0.1" : config.host();
         return URI.create("https://" + new InetSocketAddress(host, port()).getHostString() + ":" + port());
+    }
+
+    /**
+     * A connection for a client in this JVM, authenticated by {@code clientCertificates} (the leaf first; empty when
+     * its requests carry their own credentials) as a TLS connection would be.
+     *
+     * @throws IllegalArgumentException when the leaf is not signed by one of the server's client CAs
+     */
+    public InProcessConnection inProcessConnection(List<X509Certificate> clientCertificates) {
+        return new InProcessConnection(pipeline, clientCertificates, config.clientCaCertificates(), config.maxRequestBodyBytes());
     }
 
     /** In-process access to the served resources (for subresource handlers, admission, bootstrap). */

@@ -6,12 +6,14 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.k4j.apiserver.authorization.rbac.BootstrapPolicy;
 import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.CertificateSubject;
 import io.k4j.apiserver.pki.ClusterPki;
 import io.k4j.apiserver.pki.KeyPurpose;
 import io.k4j.controllerkit.informers.StreamingSerialization;
+import io.k4j.launcher.inprocess.InProcessHttpClientFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -20,18 +22,24 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Builds the API clients of in-process components, each authenticated by its own client certificate from the cluster
+ * Builds the API clients of in-process components (through the server's in-process transport), each authenticated by its own client certificate from the cluster
  * PKI, so that authorization sees {@code system:kube-scheduler}, {@code system:node:<name>} and so on exactly as it
  * would for separate processes. Closes every client it built. Thread-safe.
  */
 final class ComponentClients implements AutoCloseable {
     private final String serverUrl;
     private final ClusterPki pki;
+    private final HttpClient.Factory transport;
     private final List<KubernetesClient> clients = new ArrayList<>();
 
-    ComponentClients(String serverUrl, ClusterPki pki) {
+    /**
+     * @param transport how the clients reach the apiserver at {@code serverUrl}: in this JVM, the
+     *     {@link InProcessHttpClientFactory} of the server
+     */
+    ComponentClients(String serverUrl, ClusterPki pki, HttpClient.Factory transport) {
         this.serverUrl = requireNonNull(serverUrl, "serverUrl is null");
         this.pki = requireNonNull(pki, "pki is null");
+        this.transport = requireNonNull(transport, "transport is null");
     }
 
     /** The cluster CA certificate in PEM, which pods get in their namespace's {@code kube-root-ca.crt}. */
@@ -53,9 +61,7 @@ final class ComponentClients implements AutoCloseable {
 
     /**
      * The one identity all simulated nodes share, as KWOK uses one client for all its nodes. Its requests are not
-     * retried by the client: the simulator retries on its own schedule (the kubelet's lease backoff, pod retries), and
-     * without client retries fabric8's WebSocket watch falls back to an HTTP watch at once instead of after some 20 s
-     * of retried 503s (the apiserver does not serve WebSocket watches yet), so node and pod events are not held back.
+     * retried by the client: the simulator retries on its own schedule (the kubelet's lease backoff, pod retries).
      */
     KubernetesClient nodeSimulator() {
         return client(pki.clientCertificate("node-simulator", BootstrapPolicy.NODE_SIMULATOR_USER, List.of()), OptionalInt.of(0), "k4j-node-simulator");
@@ -106,7 +112,7 @@ final class ComponentClients implements AutoCloseable {
      *     field manager of their writes from it (e.g. {@code kube-controller-manager} in managedFields)
      */
     private synchronized KubernetesClient client(CertificateAndKey identity, OptionalInt requestRetries, String component) {
-        KubernetesClient client = build(serverUrl, pki.caCertificatePem(), identity, requestRetries, component);
+        KubernetesClient client = build(serverUrl, pki.caCertificatePem(), identity, requestRetries, component, transport);
         clients.add(client);
         return client;
     }
@@ -116,8 +122,10 @@ final class ComponentClients implements AutoCloseable {
      * client certificate; the caller closes it.
      *
      * @param component the User-Agent's product, as in {@link #client}
+     * @param transport the HTTP client factory: fabric8's JDK client for a server in another process
      */
-    static KubernetesClient build(String serverUrl, String caPem, CertificateAndKey identity, OptionalInt requestRetries, String component) {
+    static KubernetesClient build(String serverUrl, String caPem, CertificateAndKey identity, OptionalInt requestRetries, String component,
+            HttpClient.Factory transport) {
         ConfigBuilder builder = new ConfigBuilder(Config.empty());
         requestRetries.ifPresent(builder::withRequestRetryBackoffLimit);
         Config config = builder
@@ -129,7 +137,7 @@ final class ComponentClients implements AutoCloseable {
                 .withClientKeyAlgo(identity.privateKey().getAlgorithm())
                 .build();
         // Components only watch through informers, which keep no managedFields: their watch events skip them.
-        return new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(new StreamingSerialization(true)).build();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(transport).withKubernetesSerialization(new StreamingSerialization(true)).build();
     }
 
     private static String base64(String pem) {

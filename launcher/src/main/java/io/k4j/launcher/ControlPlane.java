@@ -53,6 +53,7 @@ import io.k4j.apiserver.registry.groups.CorePodTemplateRules;
 import io.k4j.apiserver.registry.groups.GroupResources;
 import io.k4j.apiserver.registry.scale.ScaleSubresource;
 import io.k4j.storage.KeyValueStore;
+import io.k4j.launcher.inprocess.InProcessHttpClientFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -234,7 +235,7 @@ final class ControlPlane implements AutoCloseable {
         pki.prepareAll();
         Thread.ofPlatform().daemon().name("schemas-warm-up").start(Schemas::builtin);
 
-        ComponentClients componentClients = new ComponentClients("https://127.0.0.1:" + apiServer.port(), pki);
+        ComponentClients componentClients = new ComponentClients("https://127.0.0.1:" + apiServer.port(), pki, new InProcessHttpClientFactory(apiServer));
         List<Component> components = Components.create(config, componentClients, hostName);
         ControlPlane controlPlane = new ControlPlane(storage, apiServer, rbacChanges, componentClients, components);
         for (Component component : components) {

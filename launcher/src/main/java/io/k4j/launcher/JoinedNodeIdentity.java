@@ -3,6 +3,7 @@ package io.k4j.launcher;
 import static java.util.Objects.requireNonNull;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.k4j.apiserver.nodejoin.NodeCredentials;
 import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.Pem;
@@ -46,7 +47,7 @@ final class JoinedNodeIdentity implements NodeIdentity {
     }
 
     private synchronized KubernetesClient client(String certificatePem, String keyPem, String component) {
-        KubernetesClient client = ComponentClients.build(serverUrl, credentials.caCertificate(), pair(certificatePem, keyPem), OptionalInt.empty(), component);
+        KubernetesClient client = ComponentClients.build(serverUrl, credentials.caCertificate(), pair(certificatePem, keyPem), OptionalInt.empty(), component, new JdkHttpClientFactory());
         clients.add(client);
         return client;
     }
