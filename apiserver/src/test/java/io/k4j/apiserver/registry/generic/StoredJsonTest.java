@@ -16,7 +16,8 @@ class StoredJsonTest {
             "{\"kind\":\"ConfigMap\",\"metadata\":{}}",
             "{\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"7\",\"uid\":\"u\"},\"data\":{\"metadata\":{\"k\":\"v\"}}}",
             "{\"spec\":{\"template\":{\"metadata\":{\"name\":\"inner\"}}},\"metadata\":{\"name\":\"outer\"}}",
-            "{\"metadata\":{\"annotations\":{\"q\":\"\\\"metadata\\\":{\\\"x\\\":1}\"}}}"
+            "{\"metadata\":{\"annotations\":{\"q\":\"\\\"metadata\\\":{\\\"x\\\":1}\"}}}",
+            "{\"metadata\":{\"name\":\"\u00fc\",\"labels\":{\"a\":\"tab\\there \\u2028\"}},\"spec\":{\"on\":true,\"off\":false,\"list\":[1,2.5,-3,1e400,\"x\",null,{\"k\":[]}]}}"
     })
     void storedAndServedBytesEqualEncodingTheTree(String json) {
         ObjectNode object = (ObjectNode) Json.read(json);
