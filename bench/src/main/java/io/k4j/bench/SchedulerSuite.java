@@ -85,7 +85,7 @@ final class SchedulerSuite {
             append(String.format(Locale.ROOT, "%nServer: `k4j server --simulated-nodes=%d --cluster-cidr=10.0.0.0/8 --simulated-node-config=<zones: zone-a, zone-b, zone-c>` "
                     + "(heap limit %s); all %d nodes Ready with a pod CIDR %.0f s after the server was ready. Load generator of the runs below: %s.%n%n"
                     + "| run | pods | creates in flight | creates/s | generator CPU ms/create | server CPU ms/pod | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
-                    + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, System.getProperty("k4j.server.heap", "1g"), nodes, nodesReady.toMillis() / 1000.0,
+                    + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, Main.serverHeap(), nodes, nodesReady.toMillis() / 1000.0,
                     bench.throughputGenerator(CREATES_IN_FLIGHT)));
             log("measuring the server's CPU at rest (heartbeats only) for " + REST_WINDOW.toSeconds() + " s");
             String rest = String.format(Locale.ROOT, "Server CPU at rest with %d simulated nodes and no pods (heartbeats, node status, informers): %.0f ms per second.",

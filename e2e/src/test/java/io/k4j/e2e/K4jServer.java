@@ -28,7 +28,8 @@ import java.util.stream.Stream;
 /**
  * A real {@code k4j server} in a child process, started exactly as {@code ./k4j server} starts it (the packaged
  * program in launcher/target), listening on a free loopback port with its own data directory. Its maximum heap is
- * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more).
+ * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more);
+ * {@value #JVM_DEFAULT_HEAP} leaves the JVM its default, as {@code ./k4j server} does.
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
  * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
  * it a network namespace of its own, or starts with {@link #startWithNodeAndHostKubeProxy} (the host's tables, under a
@@ -36,6 +37,9 @@ import java.util.stream.Stream;
  * slot and holds it until {@link #close}. Not thread-safe: one test class drives one server.
  */
 public final class K4jServer implements AutoCloseable {
+    /** The value of {@code k4j.server.heap} that sets no maximum heap: the JVM's default, a quarter of the memory. */
+    public static final String JVM_DEFAULT_HEAP = "default";
+
     private final Path dataDirectory;
     private final List<String> extraArguments;
     private final int port;
@@ -223,7 +227,11 @@ public final class K4jServer implements AutoCloseable {
             throw new IllegalStateException(jar + " is missing: build the launcher first (mvn package)");
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + System.getProperty("k4j.server.heap", "1g"), "--enable-native-access=ALL-UNNAMED"));
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        String heap = System.getProperty("k4j.server.heap", "1g");
+        if (!heap.equals(JVM_DEFAULT_HEAP)) {
+            command.add(1, "-Xmx" + heap);
+        }
         // The start-up archive ./k4j uses, so that start-up is measured as users see it.
         StartupArchive archive = StartupArchive.forThisJdk(launcherDirectory);
         if (classArchive(archive, launcherDirectory, java)) {
