@@ -2,9 +2,8 @@ package io.k4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.api.codec.QueryStrings;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -57,29 +56,12 @@ public final class InProcessConnection {
         Map<String, List<String>> lowerCase = new LinkedHashMap<>();
         headers.forEach((name, values) -> lowerCase.computeIfAbsent(name.toLowerCase(java.util.Locale.ROOT), key -> new ArrayList<>(values.size())).addAll(values));
         String path = uri.getPath() == null || uri.getPath().isEmpty() ? "/" : uri.getPath();
-        return new InProcessExchange(method, path, queryParameters(uri.getRawQuery()), lowerCase, body, maxBodyBytes, receiver);
+        return new InProcessExchange(method, path, QueryStrings.decode(uri.getRawQuery()), lowerCase, body, maxBodyBytes, receiver);
     }
 
     /** Serves {@code exchange} on the calling thread until its answer ended (for a watch: until the watch ends). */
     public void serve(InProcessExchange exchange) {
         pipeline.handle(exchange, clientCertificates, SOURCE_ADDRESS, exchange);
         exchange.finish();
-    }
-
-    static Map<String, List<String>> queryParameters(String rawQuery) {
-        Map<String, List<String>> parameters = new LinkedHashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return parameters;
-        }
-        for (String pair : rawQuery.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int equals = pair.indexOf('=');
-            String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
-            parameters.computeIfAbsent(name, key -> new ArrayList<>(1)).add(value);
-        }
-        return parameters;
     }
 }

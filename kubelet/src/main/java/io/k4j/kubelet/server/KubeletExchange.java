@@ -2,6 +2,7 @@ package io.k4j.kubelet.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.api.codec.QueryStrings;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -9,7 +10,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -87,25 +87,8 @@ public final class KubeletExchange {
             headers.computeIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), name -> new ArrayList<>()).add(line.substring(colon + 1).trim());
         }
         headers.replaceAll((name, values) -> List.copyOf(values));
-        return new KubeletExchange(parts[0], parts[1], uri.getPath() == null ? "/" : uri.getPath(), parseQuery(uri.getRawQuery()), Map.copyOf(headers),
+        return new KubeletExchange(parts[0], parts[1], uri.getPath() == null ? "/" : uri.getPath(), QueryStrings.decode(uri.getRawQuery()), Map.copyOf(headers),
                 peerCertificates, input, output);
-    }
-
-    private static Map<String, List<String>> parseQuery(String rawQuery) {
-        Map<String, List<String>> query = new LinkedHashMap<>();
-        if (rawQuery != null && !rawQuery.isEmpty()) {
-            for (String pair : rawQuery.split("&")) {
-                if (pair.isEmpty()) {
-                    continue;
-                }
-                int equals = pair.indexOf('=');
-                String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-                String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
-                query.computeIfAbsent(name, key -> new ArrayList<>()).add(value);
-            }
-        }
-        query.replaceAll((name, values) -> List.copyOf(values));
-        return Map.copyOf(query);
     }
 
     private static String readLine(InputStream input) throws IOException {

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.http.StandardHttpRequest;
 import io.fabric8.kubernetes.client.http.StandardWebSocketBuilder;
 import io.fabric8.kubernetes.client.http.WebSocket;
 import io.fabric8.kubernetes.client.http.WebSocketResponse;
+import io.k4j.api.codec.QueryStrings;
 import io.k4j.apiserver.InProcessConnection;
 import io.k4j.apiserver.InProcessExchange;
 import java.io.IOException;
@@ -106,13 +107,9 @@ public final class InProcessHttpClient extends StandardHttpClient<InProcessHttpC
     }
 
     private static boolean isWatch(URI uri) {
-        String query = uri.getRawQuery();
-        if (query != null) {
-            for (String parameter : query.split("&")) {
-                if (parameter.equals("watch=true") || parameter.equals("watch=1")) {
-                    return true;
-                }
-            }
+        List<String> watch = QueryStrings.decode(uri.getRawQuery()).getOrDefault("watch", List.of());
+        if (watch.contains("true") || watch.contains("1")) {
+            return true;
         }
         String path = uri.getPath();
         return path != null && path.contains("/watch/");
