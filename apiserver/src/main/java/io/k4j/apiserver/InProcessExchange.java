@@ -58,15 +58,15 @@ public final class InProcessExchange implements HttpExchange, RequestPipeline.St
 
     /**
      * @param path the decoded path
-     * @param query the decoded query parameters
-     * @param headers request headers with lower-case names
+     * @param query the decoded query parameters; the exchange keeps the map
+     * @param headers request headers with lower-case names; the exchange keeps the map
      */
     InProcessExchange(String method, String path, Map<String, List<String>> query, Map<String, List<String>> headers, byte[] body, int maxBodyBytes,
             Receiver receiver) {
         this.method = requireNonNull(method, "method is null");
         this.path = requireNonNull(path, "path is null");
-        this.query = Collections.unmodifiableMap(new LinkedHashMap<>(query));
-        this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        this.query = Collections.unmodifiableMap(query);
+        this.headers = Collections.unmodifiableMap(headers);
         this.body = requireNonNull(body, "body is null");
         this.maxBodyBytes = maxBodyBytes;
         this.receiver = requireNonNull(receiver, "receiver is null");

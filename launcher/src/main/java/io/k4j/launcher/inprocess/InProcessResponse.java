@@ -2,24 +2,24 @@ package io.k4j.launcher.inprocess;
 
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.http.StandardHttpHeaders;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
-/** An in-process answer's status and headers (names compared ignoring case, as HTTP's), with fabric8's body type. */
-final class InProcessResponse<T> implements HttpResponse<T> {
+/**
+ * An in-process answer's status and headers (fabric8's headers, looked up ignoring case as HTTP's), with fabric8's body
+ * type. The headers map is the exchange's, complete once the answer started.
+ */
+final class InProcessResponse<T> extends StandardHttpHeaders implements HttpResponse<T> {
     private final HttpRequest request;
     private final int code;
-    private final Map<String, List<String>> headers;
     private final T body;
 
     InProcessResponse(HttpRequest request, int code, Map<String, List<String>> headers, T body) {
+        super(headers);
         this.request = request;
         this.code = code;
-        TreeMap<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        headers.forEach((name, values) -> copy.put(name, List.copyOf(values)));
-        this.headers = copy;
         this.body = body;
     }
 
@@ -41,15 +41,5 @@ final class InProcessResponse<T> implements HttpResponse<T> {
     @Override
     public Optional<HttpResponse<?>> previousResponse() {
         return Optional.empty();
-    }
-
-    @Override
-    public List<String> headers(String key) {
-        return headers.getOrDefault(key, List.of());
-    }
-
-    @Override
-    public Map<String, List<String>> headers() {
-        return headers;
     }
 }
