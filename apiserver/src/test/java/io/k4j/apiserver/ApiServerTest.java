@@ -10,13 +10,11 @@ import io.k4j.api.resource.GroupVersionKind;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.apiserver.authentication.Authenticator;
 import io.k4j.apiserver.authentication.UserInfo;
-import io.k4j.apiserver.authorization.AuthorizationResult;
-import io.k4j.apiserver.authorization.Authorizer;
-import io.k4j.apiserver.authorization.Decision;
 import io.k4j.apiserver.registry.generic.CreateOnlyResource;
 import io.k4j.apiserver.registry.generic.GenericStrategy;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.SubresourceHandler;
+import io.k4j.apiserver.testing.TestAuthorizers;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
 import io.k4j.storage.sqlite.SqliteKeyValueStore;
@@ -91,17 +89,6 @@ class ApiServerTest {
         throw io.k4j.api.errors.StatusException.unauthorized();
     };
 
-    /** Masters may do anything; bob may only read configmaps. */
-    private static final Authorizer AUTHORIZER = attributes -> {
-        if (attributes.user().groups().contains(UserInfo.MASTERS_GROUP)) {
-            return AuthorizationResult.allow("");
-        }
-        if (attributes.resource().equals("configmaps") && List.of("get", "list").contains(attributes.verb())) {
-            return AuthorizationResult.allow("");
-        }
-        return new AuthorizationResult(Decision.NO_OPINION, "");
-    };
-
     /** A binding-like subresource: POST sets spec.nodeName through the parent's store. */
     private static final class Binding implements SubresourceHandler {
         @Override
@@ -162,7 +149,7 @@ class ApiServerTest {
                 .listen("127.0.0.1", 0)
                 .clientCaCertificates(List.of(certificates.caCertificate()))
                 .authenticators(List.of(CLIENT_CERTIFICATES, TOKENS))
-                .authorizers(List.of(AUTHORIZER))
+                .authorizers(List.of(TestAuthorizers.MASTERS_OR_READ_CONFIG_MAPS))
                 .resources(List.of(
                         withBinding(new GenericStrategy(TestResources.PODS, clock).definition()),
                         new GenericStrategy(TestResources.CONFIG_MAPS, clock).definition(),

@@ -12,13 +12,11 @@ import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.k4j.api.codec.Json;
 import io.k4j.apiserver.authentication.Authenticator;
 import io.k4j.apiserver.authentication.UserInfo;
-import io.k4j.apiserver.authorization.AuthorizationResult;
-import io.k4j.apiserver.authorization.Authorizer;
-import io.k4j.apiserver.authorization.Decision;
 import io.k4j.apiserver.endpoints.HttpExchange;
 import io.k4j.apiserver.registry.generic.GenericStrategy;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.SubresourceHandler;
+import io.k4j.apiserver.testing.TestAuthorizers;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
 import io.k4j.apiserver.websocket.ChannelConnection;
@@ -78,17 +76,6 @@ class WebSocketApiServerTest {
         };
     };
 
-    /** Masters may do anything; bob may only get and list configmaps (not watch them). */
-    private static final Authorizer AUTHORIZER = attributes -> {
-        if (attributes.user().groups().contains(UserInfo.MASTERS_GROUP)) {
-            return AuthorizationResult.allow("");
-        }
-        if (attributes.resource().equals("configmaps") && List.of("get", "list").contains(attributes.verb())) {
-            return AuthorizationResult.allow("");
-        }
-        return new AuthorizationResult(Decision.NO_OPINION, "");
-    };
-
     /**
      * An exec-like streaming subresource: echoes each stdin line in upper case on stdout until stdin ends (v5 close
      * signal) or a line says "exit", then reports success on the error channel as the kubelet does.
@@ -139,7 +126,7 @@ class WebSocketApiServerTest {
                 .listen("127.0.0.1", 0)
                 .clientCaCertificates(List.of(certificates.caCertificate()))
                 .authenticators(List.of(TOKENS))
-                .authorizers(List.of(AUTHORIZER))
+                .authorizers(List.of(TestAuthorizers.MASTERS_OR_READ_CONFIG_MAPS))
                 .resources(List.of(
                         new ResourceDefinition(pods.strategy(), pods.subresourceStrategies(), List.of(new UpperCaseExec()), pods.conversion()),
                         new GenericStrategy(TestResources.CONFIG_MAPS, clock).definition()))

@@ -22,11 +22,9 @@ import io.k4j.apiserver.ApiServerConfig;
 import io.k4j.apiserver.authentication.Authenticator;
 import io.k4j.apiserver.authentication.UserInfo;
 import io.k4j.apiserver.authentication.x509.X509Authenticator;
-import io.k4j.apiserver.authorization.AuthorizationResult;
-import io.k4j.apiserver.authorization.Authorizer;
-import io.k4j.apiserver.authorization.Decision;
 import io.k4j.apiserver.pki.Pem;
 import io.k4j.apiserver.registry.generic.GenericStrategy;
+import io.k4j.apiserver.testing.TestAuthorizers;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
 import io.k4j.storage.sqlite.SqliteKeyValueStore;
@@ -63,17 +61,6 @@ class InProcessHttpClientTest {
         default -> Optional.empty();
     };
 
-    /** Masters may do anything; everyone else may only get and list configmaps. */
-    private static final Authorizer AUTHORIZER = attributes -> {
-        if (attributes.user().groups().contains(UserInfo.MASTERS_GROUP)) {
-            return AuthorizationResult.allow("");
-        }
-        if (attributes.resource().equals("configmaps") && List.of("get", "list").contains(attributes.verb())) {
-            return AuthorizationResult.allow("");
-        }
-        return new AuthorizationResult(Decision.NO_OPINION, "");
-    };
-
     @BeforeAll
     static void start() throws Exception {
         certificates = new TestCertificates();
@@ -83,7 +70,7 @@ class InProcessHttpClientTest {
                 .listen("127.0.0.1", 0)
                 .clientCaCertificates(List.of(certificates.caCertificate()))
                 .authenticators(List.of(new X509Authenticator(clock), TOKENS))
-                .authorizers(List.of(AUTHORIZER))
+                .authorizers(List.of(TestAuthorizers.MASTERS_OR_READ_CONFIG_MAPS))
                 .resources(List.of(new GenericStrategy(TestResources.CONFIG_MAPS, clock).definition()))
                 .build();
         server = new ApiServer(config);
