@@ -12,6 +12,7 @@ import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.CertificateSubject;
 import io.k4j.apiserver.pki.ClusterPki;
 import io.k4j.apiserver.pki.KeyPurpose;
+import io.k4j.controllerkit.informers.SharedEventDecoding;
 import io.k4j.controllerkit.informers.StreamingSerialization;
 import io.k4j.launcher.inprocess.InProcessHttpClientFactory;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,12 @@ final class ComponentClients implements AutoCloseable {
     private final ClusterPki pki;
     private final HttpClient.Factory transport;
     private final List<KubernetesClient> clients = new ArrayList<>();
+    /**
+     * Watch events decoded once for all the components: the scheduler's and the controller manager's pod informers see
+     * every pod event at about the same time, so a thousand events bridge the gap between them at thousands of writes
+     * per second.
+     */
+    private final SharedEventDecoding sharedDecoding = new SharedEventDecoding(1024);
 
     /**
      * @param transport how the clients reach the apiserver at {@code serverUrl}: in this JVM, the
@@ -112,7 +119,7 @@ final class ComponentClients implements AutoCloseable {
      *     field manager of their writes from it (e.g. {@code kube-controller-manager} in managedFields)
      */
     private synchronized KubernetesClient client(CertificateAndKey identity, OptionalInt requestRetries, String component) {
-        KubernetesClient client = build(serverUrl, pki.caCertificatePem(), identity, requestRetries, component, transport);
+        KubernetesClient client = build(serverUrl, pki.caCertificatePem(), identity, requestRetries, component, transport, new StreamingSerialization(true, sharedDecoding));
         clients.add(client);
         return client;
     }
@@ -123,9 +130,11 @@ final class ComponentClients implements AutoCloseable {
      *
      * @param component the User-Agent's product, as in {@link #client}
      * @param transport the HTTP client factory: fabric8's JDK client for a server in another process
+     * @param serialization a {@link StreamingSerialization} that drops managedFields from watch events: components only
+     *     watch through informers, which keep none
      */
     static KubernetesClient build(String serverUrl, String caPem, CertificateAndKey identity, OptionalInt requestRetries, String component,
-            HttpClient.Factory transport) {
+            HttpClient.Factory transport, StreamingSerialization serialization) {
         ConfigBuilder builder = new ConfigBuilder(Config.empty());
         requestRetries.ifPresent(builder::withRequestRetryBackoffLimit);
         Config config = builder
@@ -136,8 +145,7 @@ final class ComponentClients implements AutoCloseable {
                 .withClientKeyData(base64(identity.privateKeyPem()))
                 .withClientKeyAlgo(identity.privateKey().getAlgorithm())
                 .build();
-        // Components only watch through informers, which keep no managedFields: their watch events skip them.
-        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(transport).withKubernetesSerialization(new StreamingSerialization(true)).build();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(transport).withKubernetesSerialization(serialization).build();
     }
 
     private static String base64(String pem) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.k4j.apiserver.nodejoin.NodeCredentials;
 import io.k4j.apiserver.pki.CertificateAndKey;
 import io.k4j.apiserver.pki.Pem;
+import io.k4j.controllerkit.informers.StreamingSerialization;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,8 @@ final class JoinedNodeIdentity implements NodeIdentity {
     }
 
     private synchronized KubernetesClient client(String certificatePem, String keyPem, String component) {
-        KubernetesClient client = ComponentClients.build(serverUrl, credentials.caCertificate(), pair(certificatePem, keyPem), OptionalInt.empty(), component, new JdkHttpClientFactory());
+        KubernetesClient client = ComponentClients.build(serverUrl, credentials.caCertificate(), pair(certificatePem, keyPem), OptionalInt.empty(), component, new JdkHttpClientFactory(),
+                new StreamingSerialization(true));
         clients.add(client);
         return client;
     }

@@ -1,5 +1,7 @@
 package io.k4j.controllerkit.informers;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.JsonParserSequence;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -26,28 +29,37 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link ManagedFieldsCut}), as the informers' caches would drop it anyway ({@link ManagedFieldsStrippingStore},
  * upstream's {@code TransformStripManagedFields}); an object written back without managedFields leaves the server's
  * unchanged.
- * Other responses (GET, LIST, writes) keep them. Thread-safe.
+ * Other responses (GET, LIST, writes) keep them.
+ *
+ * <p>Serializations built with one {@link SharedEventDecoding} decode each event text once between them. Thread-safe.
  */
 public final class StreamingSerialization extends KubernetesSerialization {
     private final ObjectMapper mapper;
     private final boolean dropManagedFields;
+    private final Optional<SharedEventDecoding> sharedDecoding;
     private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
     public StreamingSerialization(boolean dropManagedFields) {
-        this(new ObjectMapper(), dropManagedFields);
+        this(new ObjectMapper(), dropManagedFields, Optional.empty());
     }
 
-    private StreamingSerialization(ObjectMapper mapper, boolean dropManagedFields) {
+    /** @param sharedDecoding shared only by serializations with the same {@code dropManagedFields} */
+    public StreamingSerialization(boolean dropManagedFields, SharedEventDecoding sharedDecoding) {
+        this(new ObjectMapper(), dropManagedFields, Optional.of(sharedDecoding));
+    }
+
+    private StreamingSerialization(ObjectMapper mapper, boolean dropManagedFields, Optional<SharedEventDecoding> sharedDecoding) {
         // fabric8 configures the mapper (modules, inclusion, its polymorphic resource deserializer) in this constructor.
         super(mapper, true);
         this.mapper = mapper;
         this.dropManagedFields = dropManagedFields;
+        this.sharedDecoding = requireNonNull(sharedDecoding, "sharedDecoding is null");
     }
 
     @Override
     public <T> T unmarshal(String text, Class<T> type) {
         if (type == WatchEvent.class) {
-            WatchEvent event = decodeWatchEvent(text);
+            WatchEvent event = sharedDecoding.isPresent() ? sharedDecoding.get().event(text, this::decodeWatchEvent) : decodeWatchEvent(text);
             if (event != null) {
                 return type.cast(event);
             }
