@@ -1,6 +1,7 @@
 package io.k4j.bench;
 
 import static java.util.Objects.requireNonNull;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -65,6 +66,13 @@ final class ApiServerBench {
         if (account.statusCode() / 100 != 2 && account.statusCode() != 409) {
             throw new IllegalStateException("creating the default service account answered " + account.statusCode() + ": " + account.body());
         }
+    }
+
+    /** Deletes every pod of the namespace with one deletecollection and waits until none is left. */
+    void deleteAllPods(String namespace) {
+        client().require("DELETE", "/api/v1/namespaces/" + namespace + "/pods", null);
+        await("the pods of " + namespace + " deleted").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200))
+                .until(() -> new ObjectMapper().readTree(client().require("GET", "/api/v1/namespaces/" + namespace + "/pods?limit=1", null)).path("items").isEmpty());
     }
 
     /** Creates {@code creates} pods with {@code concurrency} concurrent callers. */

@@ -238,14 +238,13 @@ public final class Main {
                         .append(server.readyAfter().toMillis()).append(" ms (target ≤ 3000). ")
                         .append("Idle RSS: ").append(idleRss / (1024 * 1024)).append(" MiB (target ≤ 400). ")
                         .append("Load generator: ").append(creates.description()).append(".\n\n");
-                // The server's JIT compiles the create path during the first thousands of requests; measured runs
-                // start from a warm server, as a long-running apiserver is.
-                int warmUp = (int) (10_000 * scale);
-                log("backend " + backend + ": warm-up, " + warmUp + " pod creates");
-                bench.createNamespace("warm-up");
-                creates.run("warm-up", 16, warmUp);
-                section.append("| pod creates | clients | creates/s | p50 ms | p99 ms | server CPU ms/create | generator CPU ms/create | raw storage creates/s | ratio |\n")
-                        .append("|---|---|---|---|---|---|---|---|---|\n");
+                // The server's JIT compiles the create path over the first tens of thousands of requests; measured runs
+                // start from a warm server, as a long-running apiserver is. Warm-up rounds create and delete pods (so the
+                // store does not grow) until the JIT's share of a round's server CPU falls below WARM_JIT_SHARE.
+                WarmUp warmUp = warmUp(bench, creates, (int) (10_000 * scale), backend);
+                section.append(warmUp.description()).append("\n\n");
+                section.append("| pod creates | clients | creates/s | p50 ms | p99 ms | server CPU ms/create | of which JIT / GC | generator CPU ms/create | raw storage creates/s | ratio |\n")
+                        .append("|---|---|---|---|---|---|---|---|---|---|\n");
                 for (int index = 0; index < CONCURRENCY.length; index++) {
                     int clientsCount = CONCURRENCY[index];
                     int count = (int) ((clientsCount == 1 ? 2_000 : 20_000) * scale);
@@ -254,9 +253,9 @@ public final class Main {
                     log("backend " + backend + ": " + count + " pod creates with " + clientsCount + " clients");
                     CreateResult result = creates.run(namespace, clientsCount, count);
                     RawStorageBench.Result reference = raw.get(index);
-                    section.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.3f | %.3f | %.0f | %.2f |%n",
+                    section.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.3f | %s | %.3f | %.0f | %.2f |%n",
                             count, clientsCount, result.perSecond(), result.p50Millis(), result.p99Millis(), result.serverCpuMillis(),
-                            result.generatorCpuMillis(), reference.perSecond(), result.perSecond() / reference.perSecond()));
+                            result.serverCpu().shares().replace(", ", " / "), result.generatorCpuMillis(), reference.perSecond(), result.perSecond() / reference.perSecond()));
                 }
                 if (creates instanceof H2LoadCreates) {
                     // What the generator costs shows beside the same single-client run driven by the JDK client.
@@ -321,8 +320,46 @@ public final class Main {
         }
     }
 
-    /** A create run's numbers: rate and latencies as the generator saw them, and what the server and the generator spent. */
-    record CreateResult(double perSecond, double p50Millis, double p99Millis, double serverCpuMillis, double generatorCpuMillis) {}
+    /** How the server was warmed up before the measured creates. */
+    private record WarmUp(int rounds, int createsPerRound, ProcessCpu lastRound) {
+        String description() {
+            return String.format(Locale.ROOT, "Warm-up: %d round(s) of %d pod creates at 64 clients, each followed by deleting them; "
+                    + "in the last round the server's JIT took %.0f %% of its CPU (rounds stop below %.0f %% or after %d).",
+                    rounds, createsPerRound, 100.0 * lastRound.compiler().toNanos() / Math.max(1, lastRound.total().toNanos()), 100 * WARM_JIT_SHARE, WARM_UP_ROUNDS);
+        }
+    }
+
+    /** The JIT's share of a warm-up round's server CPU under which the server counts as warm. */
+    private static final double WARM_JIT_SHARE = 0.10;
+    private static final int WARM_UP_ROUNDS = 8;
+
+    private static WarmUp warmUp(ApiServerBench bench, Creates creates, int createsPerRound, String backend) throws Exception {
+        bench.createNamespace("warm-up");
+        for (int round = 1; ; round++) {
+            log("backend " + backend + ": warm-up round " + round + ", " + createsPerRound + " pod creates and deletes");
+            CreateResult result = creates.run("warm-up", 64, createsPerRound);
+            bench.deleteAllPods("warm-up");
+            double jitShare = (double) result.serverCpu().compiler().toNanos() / Math.max(1, result.serverCpu().total().toNanos());
+            log(String.format(Locale.ROOT, "backend %s: warm-up round %d: %.0f creates/s, %s of the server's CPU", backend, round, result.perSecond(), result.serverCpu().shares()));
+            if (jitShare < WARM_JIT_SHARE || round == WARM_UP_ROUNDS) {
+                return new WarmUp(round, createsPerRound, result.serverCpu());
+            }
+        }
+    }
+
+    /**
+     * A create run's numbers: rate and latencies as the generator saw them, and what the server (with the part its JIT
+     * and collector took) and the generator spent.
+     */
+    record CreateResult(int count, double perSecond, double p50Millis, double p99Millis, ProcessCpu serverCpu, Duration generatorCpu) {
+        double serverCpuMillis() {
+            return serverCpu.total().toNanos() / 1e6 / count;
+        }
+
+        double generatorCpuMillis() {
+            return generatorCpu.toNanos() / 1e6 / count;
+        }
+    }
 
     /** Creates pods with some load generator. */
     private interface Creates {
@@ -342,14 +379,13 @@ public final class Main {
         @Override
         public CreateResult run(String namespace, int clients, int count) {
             int connections = Math.min(clients, 4);
-            Duration serverBefore = cpu(serverPid);
+            ProcessCpu serverBefore = ProcessCpu.of(serverPid);
             H2Load.Run run = h2load.post("/api/v1/namespaces/" + namespace + "/pods", PodTemplates.generatedPod("pod-", namespace), count, connections, clients / connections);
-            Duration server = cpu(serverPid).minus(serverBefore);
+            ProcessCpu server = ProcessCpu.of(serverPid).minus(serverBefore);
             if (run.succeeded() != count) {
                 throw new IllegalStateException("only " + run.succeeded() + " of " + count + " creates succeeded");
             }
-            return new CreateResult(run.perSecond(), run.latencies().percentileMillis(50), run.latencies().percentileMillis(99),
-                    server.toNanos() / 1e6 / count, run.generatorCpu().toNanos() / 1e6 / count);
+            return new CreateResult(count, run.perSecond(), run.latencies().percentileMillis(50), run.latencies().percentileMillis(99), server, run.generatorCpu());
         }
     }
 
@@ -362,17 +398,13 @@ public final class Main {
 
         @Override
         public CreateResult run(String namespace, int clients, int count) throws Exception {
-            Duration serverBefore = cpu(serverPid);
-            Duration generatorBefore = cpu(ProcessHandle.current().pid());
+            ProcessCpu serverBefore = ProcessCpu.of(serverPid);
+            Duration generatorBefore = ProcessCpu.total(ProcessHandle.current().pid());
             RawStorageBench.Result result = bench.createPods(namespace, "pod-", clients, count);
-            Duration server = cpu(serverPid).minus(serverBefore);
-            Duration generator = cpu(ProcessHandle.current().pid()).minus(generatorBefore);
-            return new CreateResult(result.perSecond(), result.p50Millis(), result.p99Millis(), server.toNanos() / 1e6 / count, generator.toNanos() / 1e6 / count);
+            ProcessCpu server = ProcessCpu.of(serverPid).minus(serverBefore);
+            Duration generator = ProcessCpu.total(ProcessHandle.current().pid()).minus(generatorBefore);
+            return new CreateResult(count, result.perSecond(), result.p50Millis(), result.p99Millis(), server, generator);
         }
-    }
-
-    private static Duration cpu(long pid) {
-        return ProcessHandle.of(pid).flatMap(process -> process.info().totalCpuDuration()).orElse(Duration.ZERO);
     }
 
     private static void ensureDocument(Path output) throws IOException {

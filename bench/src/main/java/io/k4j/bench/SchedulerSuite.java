@@ -117,9 +117,9 @@ final class SchedulerSuite {
         log(name + ": " + pods + " pods");
         bench.createNamespace(namespace);
         Optional<Path> recording = startRecording(server.pid(), namespace);
-        Duration serverCpuBefore = processCpu(server.pid());
+        Duration serverCpuBefore = ProcessCpu.total(server.pid());
         SchedulerBench.Throughput result = bench.runThroughput(namespace, pods, CREATES_IN_FLIGHT, podsOf);
-        Duration serverCpu = processCpu(server.pid()).minus(serverCpuBefore);
+        Duration serverCpu = ProcessCpu.total(server.pid()).minus(serverCpuBefore);
         if (recording.isPresent()) {
             stopRecording(server.pid(), namespace, recording.get());
         }
@@ -208,17 +208,11 @@ final class SchedulerSuite {
 
     /** The server's CPU per second of wall time over {@link #REST_WINDOW}, with nothing but the nodes to look after. */
     private static double restCpuMillisPerSecond(long pid) throws InterruptedException {
-        Duration before = processCpu(pid);
+        Duration before = ProcessCpu.total(pid);
         long start = System.nanoTime();
         Thread.sleep(REST_WINDOW.toMillis()); // the measurement window, not synchronisation
-        Duration used = processCpu(pid).minus(before);
+        Duration used = ProcessCpu.total(pid).minus(before);
         return used.toNanos() / 1e6 / ((System.nanoTime() - start) / 1e9);
-    }
-
-    /** User plus system CPU of process {@code pid} so far (from /proc/<pid>/stat). */
-    private static Duration processCpu(long pid) {
-        return ProcessHandle.of(pid).flatMap(process -> process.info().totalCpuDuration())
-                .orElseThrow(() -> new IllegalStateException("no CPU time for process " + pid));
     }
 
     /** Starts a JFR recording (profile settings) of the server for {@code run}, when {@link #RECORDINGS} is set. */
