@@ -212,6 +212,9 @@ public final class Main {
                     ? EtcdKeyValueStore.connect(etcd.endpoint())
                     : SqliteKeyValueStore.open(directory.resolve("raw").resolve("raw.db"))) {
                 byte[] value = RawStorageBench.podSizedValue();
+                // The reference runs in this JVM, which compiles the storage client's paths too: warmed up as the server is.
+                log("backend " + backend + ": raw storage warm-up, " + rawCreates + " creates");
+                RawStorageBench.creates(store, "/bench/raw-warm-up/", 64, rawCreates, value);
                 for (int clients : CONCURRENCY) {
                     raw.add(RawStorageBench.creates(store, "/bench/raw-" + clients + "/", clients, clients == 1 ? rawCreates / 10 : rawCreates, value));
                 }

@@ -24,6 +24,12 @@ import java.util.function.BiFunction;
  * Not thread-safe.
  */
 final class SchedulerSuite {
+    /** The header of the throughput runs' table, a format string. */
+    private static final String THROUGHPUT_TABLE = "| run | pods | creates in flight | creates/s | generator CPU ms/create | server CPU ms/pod | of which JIT / GC | bound "
+            + "| binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) "
+            + "| Scheduled events | machine load (1 min) at end |%n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n";
+
     /** The runs, in the order they are measured. */
     static final List<String> RUNS = List.of("basic", "node-affinity", "anti-affinity", "spread", "scale", "basic-500", "preemption");
 
@@ -84,8 +90,7 @@ final class SchedulerSuite {
             Duration nodesReady = bench.awaitReadyNodes(nodes, Duration.ofMinutes(15));
             append(String.format(Locale.ROOT, "%nServer: `k4j server --simulated-nodes=%d --cluster-cidr=10.0.0.0/8 --simulated-node-config=<zones: zone-a, zone-b, zone-c>` "
                     + "(heap limit %s); all %d nodes Ready with a pod CIDR %.0f s after the server was ready. Load generator of the runs below: %s.%n%n"
-                    + "| run | pods | creates in flight | creates/s | generator CPU ms/create | server CPU ms/pod | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
-                    + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", nodes, Main.serverHeap(), nodes, nodesReady.toMillis() / 1000.0,
+                    + THROUGHPUT_TABLE, nodes, Main.serverHeap(), nodes, nodesReady.toMillis() / 1000.0,
                     bench.throughputGenerator(CREATES_IN_FLIGHT)));
             log("measuring the server's CPU at rest (heartbeats only) for " + REST_WINDOW.toSeconds() + " s");
             String rest = String.format(Locale.ROOT, "Server CPU at rest with %d simulated nodes and no pods (heartbeats, node status, informers): %.0f ms per second.",
@@ -117,15 +122,16 @@ final class SchedulerSuite {
         log(name + ": " + pods + " pods");
         bench.createNamespace(namespace);
         Optional<Path> recording = startRecording(server.pid(), namespace);
-        Duration serverCpuBefore = ProcessCpu.total(server.pid());
+        ProcessCpu serverCpuBefore = ProcessCpu.of(server.pid());
         SchedulerBench.Throughput result = bench.runThroughput(namespace, pods, CREATES_IN_FLIGHT, podsOf);
-        Duration serverCpu = ProcessCpu.total(server.pid()).minus(serverCpuBefore);
+        ProcessCpu serverCpu = ProcessCpu.of(server.pid()).minus(serverCpuBefore);
         if (recording.isPresent()) {
             stopRecording(server.pid(), namespace, recording.get());
         }
         SchedulingThroughput sampled = result.schedulingThroughput();
-        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.3f | %.2f | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, result.pods(), CREATES_IN_FLIGHT,
-                result.createsPerSecond(), result.generatorCpuMillisPerCreate(), result.bound() == 0 ? Double.NaN : serverCpu.toNanos() / 1e6 / result.bound(), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
+        append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.3f | %.2f | %s | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, result.pods(), CREATES_IN_FLIGHT,
+                result.createsPerSecond(), result.generatorCpuMillisPerCreate(), result.bound() == 0 ? Double.NaN : serverCpu.total().toNanos() / 1e6 / result.bound(),
+                serverCpu.shares().replace(", ", " / "), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
                 upstream > 0 ? String.format(Locale.ROOT, "%.2f", sampled.average() / upstream) : "n/a", result.scheduledEvents(), loadAverage()));
         return pods;
     }
@@ -170,8 +176,7 @@ final class SchedulerSuite {
                 // The same pods as SchedulingBasic on a tenth of the nodes: a tenth of the heartbeat writes, which shows
                 // how much of the API's write capacity 5,000 simulated nodes take. Its 10m pods leave room for the fill below.
                 append(String.format(Locale.ROOT, "%nSchedulingBasic on %d simulated nodes of 4 CPUs (the preemption run's server; load generator: %s):%n%n"
-                        + "| run | pods | creates in flight | creates/s | generator CPU ms/create | server CPU ms/pod | bound | binds/s first▶last | binds/s middle 80%% | SchedulingThroughput avg / p50 (as scheduler_perf) | upstream pods/s | ratio (avg / upstream) | Scheduled events | machine load (1 min) at end |%n"
-                        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%n", preemptionNodes, bench.throughputGenerator(CREATES_IN_FLIGHT)));
+                        + THROUGHPUT_TABLE, preemptionNodes, bench.throughputGenerator(CREATES_IN_FLIGHT)));
                 throughputRow(server, bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
             }
             if (!runs.contains("preemption")) {
