@@ -66,39 +66,39 @@ final class Bootstrap {
     void run(String kubernetesServiceIp, java.util.Optional<String> advertiseAddress, int securePort, String clusterCaPem, RbacPolicy policy) {
         // The namespaces first, since the objects in them may be checked against them; then everything else at once:
         // on a first start each create waits for a durable write, and concurrent writes share one commit.
-        List<Runnable> namespaces = new ArrayList<>();
+        List<Step> namespaces = new ArrayList<>();
         for (String namespace : SYSTEM_NAMESPACES) {
-            namespaces.add(() -> ensure(NAMESPACES, "", namespace, object(meta -> meta.put("name", namespace), "Namespace", "v1")));
+            namespaces.add(ensureStep(NAMESPACES, "", namespace, object(meta -> meta.put("name", namespace), "Namespace", "v1")));
         }
         runConcurrently(namespaces);
 
-        List<Runnable> rest = new ArrayList<>();
+        List<Step> rest = new ArrayList<>();
         // The ServiceAccount and root-CA controllers keep these in every namespace later; the system namespaces need
         // them from the first request on, so that pods and `kubectl create token` work at once.
         for (String namespace : SYSTEM_NAMESPACES) {
-            rest.add(() -> ensure(SERVICE_ACCOUNTS, namespace, "default",
+            rest.add(ensureStep(SERVICE_ACCOUNTS, namespace, "default",
                     object(meta -> meta.put("name", "default").put("namespace", namespace), "ServiceAccount", "v1")));
-            rest.add(() -> {
+            rest.add(new Step("ensuring configmaps " + namespace + "/kube-root-ca.crt", () -> {
                 ObjectNode rootCa = object(meta -> meta.put("name", "kube-root-ca.crt").put("namespace", namespace), "ConfigMap", "v1");
                 rootCa.putObject("data").put("ca.crt", clusterCaPem);
                 ensure(CONFIG_MAPS, namespace, "kube-root-ca.crt", rootCa);
-            });
+            }));
         }
-        rest.add(() -> ensure(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort)));
+        rest.add(ensureStep(SERVICES, "default", "kubernetes", kubernetesService(kubernetesServiceIp, securePort)));
         if (advertiseAddress.isPresent()) {
-            rest.add(() -> ensureEndpoints(advertiseAddress.get(), securePort));
-            rest.add(() -> ensureEndpointSlice(advertiseAddress.get(), securePort));
+            rest.add(new Step("reconciling endpoints default/kubernetes", () -> ensureEndpoints(advertiseAddress.get(), securePort)));
+            rest.add(new Step("reconciling endpointslices default/kubernetes", () -> ensureEndpointSlice(advertiseAddress.get(), securePort)));
         } else {
             LOG.warn("the host has no non-loopback address: the kubernetes service has no endpoints; pass --advertise-address");
         }
-        rest.add(() -> ensure(PRIORITY_CLASSES, "", "system-node-critical", priorityClass("system-node-critical", 2_000_001_000L,
+        rest.add(ensureStep(PRIORITY_CLASSES, "", "system-node-critical", priorityClass("system-node-critical", 2_000_001_000L,
                 "Used for system critical pods that must not be moved from their current node.")));
-        rest.add(() -> ensure(PRIORITY_CLASSES, "", "system-cluster-critical", priorityClass("system-cluster-critical", 2_000_000_000L,
+        rest.add(ensureStep(PRIORITY_CLASSES, "", "system-cluster-critical", priorityClass("system-cluster-critical", 2_000_000_000L,
                 "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.")));
-        policy.clusterRoles().forEach(role -> rest.add(() -> ensure(CLUSTER_ROLES, "", name(role), role)));
-        policy.clusterRoleBindings().forEach(binding -> rest.add(() -> ensure(CLUSTER_ROLE_BINDINGS, "", name(binding), binding)));
-        policy.roles().forEach(role -> rest.add(() -> ensure(ROLES, namespace(role), name(role), role)));
-        policy.roleBindings().forEach(binding -> rest.add(() -> ensure(ROLE_BINDINGS, namespace(binding), name(binding), binding)));
+        policy.clusterRoles().forEach(role -> rest.add(ensureStep(CLUSTER_ROLES, "", name(role), role)));
+        policy.clusterRoleBindings().forEach(binding -> rest.add(ensureStep(CLUSTER_ROLE_BINDINGS, "", name(binding), binding)));
+        policy.roles().forEach(role -> rest.add(ensureStep(ROLES, namespace(role), name(role), role)));
+        policy.roleBindings().forEach(binding -> rest.add(ensureStep(ROLE_BINDINGS, namespace(binding), name(binding), binding)));
         runConcurrently(rest);
         LOG.info("bootstrap objects in place: {} namespaces, {} cluster roles, {} cluster role bindings",
                 SYSTEM_NAMESPACES.size(), policy.clusterRoles().size(), policy.clusterRoleBindings().size());
@@ -131,19 +131,25 @@ final class Bootstrap {
     }
 
     /** Runs every step on its own virtual thread and fails with the first failure once all have finished. */
-    private static void runConcurrently(List<Runnable> steps) {
+    /** One bootstrap step, named for the error that stops the start when it fails. */
+    private record Step(String what, Runnable action) {}
+
+    private Step ensureStep(GroupVersionResource resource, String namespace, String name, ObjectNode object) {
+        return new Step("ensuring " + resource.groupResource() + " " + (namespace.isEmpty() ? name : namespace + "/" + name),
+                () -> ensure(resource, namespace, name, object));
+    }
+
+    private static void runConcurrently(List<Step> steps) {
         List<Future<?>> futures = new ArrayList<>();
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            steps.forEach(step -> futures.add(executor.submit(step)));
+            steps.forEach(step -> futures.add(executor.submit(step.action())));
         }
-        for (Future<?> future : futures) {
+        for (int i = 0; i < steps.size(); i++) {
             try {
-                future.get();
+                futures.get(i).get();
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                throw new IllegalStateException("bootstrap failed", e.getCause());
+                // Store errors carry no stack trace: the step's name says where the start stopped.
+                throw new IllegalStateException("bootstrap: " + steps.get(i).what() + " failed: " + e.getCause().getMessage(), e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while bootstrapping", e);
