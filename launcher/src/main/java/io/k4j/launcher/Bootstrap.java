@@ -130,7 +130,6 @@ final class Bootstrap {
         }
     }
 
-    /** Runs every step on its own virtual thread and fails with the first failure once all have finished. */
     /** One bootstrap step, named for the error that stops the start when it fails. */
     private record Step(String what, Runnable action) {}
 
@@ -139,6 +138,7 @@ final class Bootstrap {
                 () -> ensure(resource, namespace, name, object));
     }
 
+    /** Runs every step on its own virtual thread and fails with the first failure once all have finished. */
     private static void runConcurrently(List<Step> steps) {
         List<Future<?>> futures = new ArrayList<>();
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
