@@ -258,7 +258,7 @@ public final class Main {
                     RawStorageBench.Result reference = raw.get(index);
                     section.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.3f | %s | %.3f | %.0f | %.2f |%n",
                             count, clientsCount, result.perSecond(), result.p50Millis(), result.p99Millis(), result.serverCpuMillis(),
-                            result.serverCpu().shares().replace(", ", " / "), result.generatorCpuMillis(), reference.perSecond(), result.perSecond() / reference.perSecond()));
+                            result.serverCpu().shares(" / "), result.generatorCpuMillis(), reference.perSecond(), result.perSecond() / reference.perSecond()));
                 }
                 if (creates instanceof H2LoadCreates) {
                     // What the generator costs shows beside the same single-client run driven by the JDK client.
@@ -328,7 +328,7 @@ public final class Main {
         String description() {
             return String.format(Locale.ROOT, "Warm-up: %d round(s) of %d pod creates at 64 clients, each followed by deleting them; "
                     + "in the last round the server's JIT took %.0f %% of its CPU (rounds stop below %.0f %% or after %d).",
-                    rounds, createsPerRound, 100.0 * lastRound.compiler().toNanos() / Math.max(1, lastRound.total().toNanos()), 100 * WARM_JIT_SHARE, WARM_UP_ROUNDS);
+                    rounds, createsPerRound, 100 * lastRound.compilerShare(), 100 * WARM_JIT_SHARE, WARM_UP_ROUNDS);
         }
     }
 
@@ -342,9 +342,8 @@ public final class Main {
             log("backend " + backend + ": warm-up round " + round + ", " + createsPerRound + " pod creates and deletes");
             CreateResult result = creates.run("warm-up", 64, createsPerRound);
             bench.deleteAllPods("warm-up");
-            double jitShare = (double) result.serverCpu().compiler().toNanos() / Math.max(1, result.serverCpu().total().toNanos());
             log(String.format(Locale.ROOT, "backend %s: warm-up round %d: %.0f creates/s, %s of the server's CPU", backend, round, result.perSecond(), result.serverCpu().shares()));
-            if (jitShare < WARM_JIT_SHARE || round == WARM_UP_ROUNDS) {
+            if (result.serverCpu().compilerShare() < WARM_JIT_SHARE || round == WARM_UP_ROUNDS) {
                 return new WarmUp(round, createsPerRound, result.serverCpu());
             }
         }

@@ -56,10 +56,23 @@ record ProcessCpu(Duration total, Duration compiler, Duration collector) {
         return new ProcessCpu(total.minus(earlier.total), compiler.minus(earlier.compiler), collector.minus(earlier.collector));
     }
 
+    /** The compiler threads' part of the total, 0 to 1. */
+    double compilerShare() {
+        return share(compiler);
+    }
+
     /** "JIT 12 %, GC 20 %" of the total. */
     String shares() {
-        double all = Math.max(1, total.toNanos());
-        return String.format(java.util.Locale.ROOT, "JIT %.0f %%, GC %.0f %%", 100 * compiler.toNanos() / all, 100 * collector.toNanos() / all);
+        return shares(", ");
+    }
+
+    /** The shares as in {@link #shares()}, separated by {@code separator} (" / " in a table cell). */
+    String shares(String separator) {
+        return String.format(java.util.Locale.ROOT, "JIT %.0f %%%sGC %.0f %%", 100 * compilerShare(), separator, 100 * share(collector));
+    }
+
+    private double share(Duration part) {
+        return (double) part.toNanos() / Math.max(1, total.toNanos());
     }
 
     /** utime + stime: fields 14 and 15, counted after the command name, which may hold spaces and parentheses. */

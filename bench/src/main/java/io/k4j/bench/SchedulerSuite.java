@@ -131,7 +131,7 @@ final class SchedulerSuite {
         SchedulingThroughput sampled = result.schedulingThroughput();
         append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.3f | %.2f | %s | %d | %.0f | %.0f | %.0f / %.0f | %s | %s | %d | %s |%n", name, result.pods(), CREATES_IN_FLIGHT,
                 result.createsPerSecond(), result.generatorCpuMillisPerCreate(), result.bound() == 0 ? Double.NaN : serverCpu.total().toNanos() / 1e6 / result.bound(),
-                serverCpu.shares().replace(", ", " / "), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
+                serverCpu.shares(" / "), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
                 upstream > 0 ? String.format(Locale.ROOT, "%.2f", sampled.average() / upstream) : "n/a", result.scheduledEvents(), loadAverage()));
         return pods;
     }
