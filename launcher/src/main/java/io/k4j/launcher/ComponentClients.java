@@ -15,6 +15,7 @@ import io.k4j.apiserver.pki.KeyPurpose;
 import io.k4j.controllerkit.informers.SharedEventDecoding;
 import io.k4j.controllerkit.informers.StreamingSerialization;
 import io.k4j.launcher.inprocess.InProcessHttpClientFactory;
+import io.k4j.launcher.inprocess.InProcessTaskExecutor;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -145,7 +146,11 @@ final class ComponentClients implements AutoCloseable {
                 .withClientKeyData(base64(identity.privateKeyPem()))
                 .withClientKeyAlgo(identity.privateKey().getAlgorithm())
                 .build();
-        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(transport).withKubernetesSerialization(serialization).build();
+        KubernetesClientBuilder client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(transport).withKubernetesSerialization(serialization);
+        if (transport instanceof InProcessHttpClientFactory) {
+            client.withTaskExecutorSupplier(InProcessTaskExecutor.supplier());
+        }
+        return client.build();
     }
 
     private static String base64(String pem) {

@@ -20,7 +20,8 @@ import java.util.concurrent.CompletableFuture;
  * A watch served in process, handed to fabric8 as the WebSocket it asked for: each event line the server writes is one
  * text message, as the server's WebSocket framing would carry it, and the end of the watch is a normal close. Messages
  * are delivered on the serving thread, one at a time, so a listener that is slow to handle one holds the watch back as
- * a full socket would; {@link #request()} therefore has nothing to do. The client's own messages are dropped, as the
+ * a full socket would; {@link #request()} therefore has nothing to do. The client's first steps with a message run on
+ * the serving thread too (see {@link InProcessTaskExecutor}). The client's own messages are dropped, as the
  * server drops a watch client's messages. Closing from the client ends the watch on the server.
  */
 final class WatchMessages implements InProcessExchange.Receiver, WebSocket {
@@ -85,11 +86,14 @@ final class WatchMessages implements InProcessExchange.Receiver, WebSocket {
     }
 
     private void deliver(String message) throws IOException {
+        InProcessTaskExecutor.beginHandOver();
         try {
             listener.onMessage(this, message);
         } catch (RuntimeException e) {
             listener.onError(this, e);
             throw new IOException("the watch's listener failed", e);
+        } finally {
+            InProcessTaskExecutor.endHandOver();
         }
     }
 
