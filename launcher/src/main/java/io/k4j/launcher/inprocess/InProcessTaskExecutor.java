@@ -25,7 +25,12 @@ import java.util.concurrent.Executors;
 public final class InProcessTaskExecutor implements Executor {
     /** The decoding task, and the hand-over to the watcher that it queues. */
     private static final int INLINE_DEPTH = 2;
-    /** While a thread hands over a watch message: how deep the tasks run here nest. Unset on every other thread. */
+    /** Not handing over a message (the depth a thread that delivers watch messages keeps between them). */
+    private static final int IDLE = -1;
+    /**
+     * On a thread that delivers watch messages: while it hands one over, how deep the tasks run here nest, else
+     * {@link #IDLE}. Set once per such thread, since a message is handed over per event and watch. Unset elsewhere.
+     */
     private static final ThreadLocal<int[]> HANDING_OVER = new ThreadLocal<>();
 
     private final ExecutorService pool;
@@ -53,17 +58,25 @@ public final class InProcessTaskExecutor implements Executor {
 
     /** Marks the calling thread as handing over one watch message until {@link #endHandOver}; calls do not nest. */
     static void beginHandOver() {
-        HANDING_OVER.set(new int[1]);
+        int[] depth = HANDING_OVER.get();
+        if (depth == null) {
+            HANDING_OVER.set(new int[] {0});
+        } else {
+            depth[0] = 0;
+        }
     }
 
     static void endHandOver() {
-        HANDING_OVER.remove();
+        int[] depth = HANDING_OVER.get();
+        if (depth != null) {
+            depth[0] = IDLE;
+        }
     }
 
     @Override
     public void execute(Runnable task) {
         int[] depth = HANDING_OVER.get();
-        if (depth == null || depth[0] >= INLINE_DEPTH) {
+        if (depth == null || depth[0] == IDLE || depth[0] >= INLINE_DEPTH) {
             pool.execute(task);
             return;
         }
