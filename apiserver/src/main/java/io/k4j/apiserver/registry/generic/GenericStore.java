@@ -33,6 +33,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -50,6 +52,9 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe.
  */
 public final class GenericStore implements ObjectStore, AutoCloseable {
+    /** Deletes of one deletecollection in flight at once. */
+    private static final int DELETE_COLLECTION_WORKERS = 16;
+
     private static final Logger LOG = LoggerFactory.getLogger(GenericStore.class);
     static final String ORPHAN_FINALIZER = "orphan";
     static final String FOREGROUND_FINALIZER = "foregroundDeletion";
@@ -878,20 +883,56 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         }
     }
 
-    /** DELETE of a collection: deletes every matching object; returns the objects as deleted (or marked). */
+    /**
+     * DELETE of a collection: deletes every matching object; returns the objects as deleted (or marked), in list order.
+     * Up to {@link #DELETE_COLLECTION_WORKERS} deletes are in flight at once (upstream's
+     * {@code --delete-collection-workers}): one at a time, each waits for its own commit, while concurrent ones share
+     * one. The first error other than a vanished object is thrown once the workers stopped.
+     */
     public List<ObjectNode> deleteCollection(String namespace, ListOptions listOptions, DeleteOptions deleteOptions, OperationContext context) {
-        ListResult matching = list(namespace, listOptions);
-        List<ObjectNode> deleted = new ArrayList<>(matching.items().size());
-        for (CachedObject object : matching.items()) {
-            try {
-                deleted.add(delete(object.namespace(), object.name(), deleteOptions, context).object());
-            } catch (StatusException e) {
-                if (e.code() != 404) {
-                    throw e;
+        List<CachedObject> matching = list(namespace, listOptions).items();
+        ObjectNode[] deleted = new ObjectNode[matching.size()];
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        Runnable worker = () -> {
+            for (int index = next.getAndIncrement(); index < deleted.length && failure.get() == null; index = next.getAndIncrement()) {
+                CachedObject object = matching.get(index);
+                try {
+                    deleted[index] = delete(object.namespace(), object.name(), deleteOptions, context).object();
+                } catch (StatusException e) {
+                    if (e.code() != 404) {
+                        failure.compareAndSet(null, e);
+                    }
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
                 }
             }
+        };
+        int workers = Math.min(DELETE_COLLECTION_WORKERS, deleted.length);
+        List<Thread> started = new ArrayList<>(workers);
+        for (int i = 1; i < workers; i++) {
+            started.add(Thread.ofVirtual().name("delete-collection-" + type.plural()).start(worker));
         }
-        return deleted;
+        worker.run();
+        for (Thread thread : started) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure.compareAndSet(null, StatusException.internalError("interrupted while deleting " + type.plural()));
+                break;
+            }
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        List<ObjectNode> result = new ArrayList<>(deleted.length);
+        for (ObjectNode object : deleted) {
+            if (object != null) {
+                result.add(object);
+            }
+        }
+        return result;
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------

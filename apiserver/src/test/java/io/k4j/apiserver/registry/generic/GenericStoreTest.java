@@ -23,6 +23,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -343,6 +344,54 @@ class GenericStoreTest {
                 .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.getMessage()).contains("Precondition failed: UID in precondition: other-uid, UID in object meta: "));
         assertThat(pods.delete("default", "web", DeleteOptions.DEFAULT, user()).deleted()).isTrue();
         assertThatThrownBy(() -> pods.get("default", "web")).isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(404));
+    }
+
+    @Test
+    void deleteCollectionDeletesEveryMatchInListOrderWithDeletesInFlightTogether() {
+        GenericStore pods = pods();
+        for (int i = 0; i < 60; i++) {
+            pods.create("default", pod(String.format("pod-%02d", i), Map.of("app", i % 3 == 0 ? "gone" : "kept")), user());
+        }
+        pods.create("other", pod("pod-00", Map.of("app", "gone")), user());
+
+        List<ObjectNode> deleted = pods.deleteCollection("default",
+                ListOptions.EVERYTHING.withSelectors(LabelSelector.parse("app=gone"), FieldSelector.everything()), DeleteOptions.DEFAULT, user());
+
+        assertThat(deleted).extracting(pod -> pod.path("metadata").path("name").asText())
+                .containsExactlyElementsOf(IntStream.range(0, 60).filter(i -> i % 3 == 0).mapToObj(i -> String.format("pod-%02d", i)).toList());
+        assertThat(pods.list("default", ListOptions.EVERYTHING).items()).hasSize(40).extracting(CachedObject::labels)
+                .allSatisfy(labels -> assertThat(labels).containsEntry("app", "kept"));
+        assertThat(pods.list("other", ListOptions.EVERYTHING).items()).hasSize(1);
+    }
+
+    @Test
+    void deleteCollectionReportsARefusedDeleteAndKeepsThatObject() {
+        ValidatingAdmissionPlugin denier = new ValidatingAdmissionPlugin() {
+            @Override
+            public void validate(AdmissionAttributes attributes) {
+                if (attributes.name().equals("pod-07")) {
+                    throw StatusException.forbidden("pods \"pod-07\" is forbidden: kept");
+                }
+            }
+
+            @Override
+            public String name() {
+                return "Denier";
+            }
+
+            @Override
+            public boolean handles(Operation operation) {
+                return operation == Operation.DELETE;
+            }
+        };
+        GenericStore pods = store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), new AdmissionChain(List.of(denier)));
+        for (int i = 0; i < 20; i++) {
+            pods.create("default", pod(String.format("pod-%02d", i), Map.of()), user());
+        }
+
+        assertThatThrownBy(() -> pods.deleteCollection("default", ListOptions.EVERYTHING, DeleteOptions.DEFAULT, user()))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(403));
+        assertThat(pods.get("default", "pod-07")).isNotNull();
     }
 
     @Test
