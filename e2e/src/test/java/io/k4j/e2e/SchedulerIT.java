@@ -129,6 +129,31 @@ class SchedulerIT {
     }
 
     @Test
+    void aRepeatedFailureIsOneEventWithACount() {
+        client.pods().inNamespace("default").resource(pod("default", "huge-again", "100")).create();
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventsFor("default", "huge-again", "FailedScheduling")).hasSize(1));
+
+        // A changed taint sends the unschedulable pod back to the queue (TaintToleration's node event); a
+        // PreferNoSchedule taint leaves every node's verdict and so the message as it was.
+        io.fabric8.kubernetes.api.model.Taint preferred = new io.fabric8.kubernetes.api.model.TaintBuilder()
+                .withKey("k4j.io/requeue").withValue("yes").withEffect("PreferNoSchedule").build();
+        client.nodes().withName("node-b").edit(node -> {
+            node.getSpec().setTaints(List.of(preferred));
+            return node;
+        });
+        try {
+            await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventsFor("default", "huge-again", "FailedScheduling"))
+                    .singleElement().satisfies(event -> assertThat(event.getCount()).isGreaterThanOrEqualTo(2)));
+        } finally {
+            client.nodes().withName("node-b").edit(node -> {
+                node.getSpec().setTaints(null);
+                return node;
+            });
+            client.pods().inNamespace("default").withName("huge-again").delete();
+        }
+    }
+
+    @Test
     void taintsAndNodeAffinitySteerPlacement() {
         Pod tolerating = pod("default", "tolerating", "100m");
         tolerating.getSpec().setTolerations(List.of(new io.fabric8.kubernetes.api.model.TolerationBuilder()
