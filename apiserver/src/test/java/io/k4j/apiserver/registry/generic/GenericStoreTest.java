@@ -23,6 +23,8 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,6 +72,29 @@ class GenericStoreTest {
         pod.putObject("spec").putArray("containers").addObject().put("name", "c").put("image", "busybox");
         pod.putObject("status").put("phase", "Running");
         return pod;
+    }
+
+    /** A validating plugin that sees {@code handled} operations and refuses the object named {@code deniedName}. */
+    private static ValidatingAdmissionPlugin denier(String deniedName, Predicate<Operation> handled, Consumer<AdmissionAttributes> seen) {
+        return new ValidatingAdmissionPlugin() {
+            @Override
+            public void validate(AdmissionAttributes attributes) {
+                seen.accept(attributes);
+                if (attributes.name().equals(deniedName)) {
+                    throw StatusException.forbidden("pods \"" + deniedName + "\" is forbidden: denied");
+                }
+            }
+
+            @Override
+            public String name() {
+                return "Denier";
+            }
+
+            @Override
+            public boolean handles(Operation operation) {
+                return handled.test(operation);
+            }
+        };
     }
 
     private static OperationContext user() {
@@ -190,25 +215,8 @@ class GenericStoreTest {
                 return operation == Operation.CREATE;
             }
         };
-        ValidatingAdmissionPlugin denier = new ValidatingAdmissionPlugin() {
-            @Override
-            public void validate(AdmissionAttributes attributes) {
-                calls.add("validate " + attributes.object().path("metadata").path("labels").path("admitted").asText());
-                if (attributes.name().equals("denied")) {
-                    throw StatusException.forbidden("pods \"denied\" is forbidden: no");
-                }
-            }
-
-            @Override
-            public String name() {
-                return "Denier";
-            }
-
-            @Override
-            public boolean handles(Operation operation) {
-                return true;
-            }
-        };
+        ValidatingAdmissionPlugin denier = denier("denied", operation -> true,
+                attributes -> calls.add("validate " + attributes.object().path("metadata").path("labels").path("admitted").asText()));
         GenericStore pods = store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), new AdmissionChain(List.of(labeler, denier)));
 
         ObjectNode created = pods.create("default", pod("allowed", Map.of()), user()).object();
@@ -366,24 +374,7 @@ class GenericStoreTest {
 
     @Test
     void deleteCollectionReportsARefusedDeleteAndKeepsThatObject() {
-        ValidatingAdmissionPlugin denier = new ValidatingAdmissionPlugin() {
-            @Override
-            public void validate(AdmissionAttributes attributes) {
-                if (attributes.name().equals("pod-07")) {
-                    throw StatusException.forbidden("pods \"pod-07\" is forbidden: kept");
-                }
-            }
-
-            @Override
-            public String name() {
-                return "Denier";
-            }
-
-            @Override
-            public boolean handles(Operation operation) {
-                return operation == Operation.DELETE;
-            }
-        };
+        ValidatingAdmissionPlugin denier = denier("pod-07", operation -> operation == Operation.DELETE, attributes -> { });
         GenericStore pods = store(new GenericStrategy(TestResources.PODS, CLOCK).definition(), new AdmissionChain(List.of(denier)));
         for (int i = 0; i < 20; i++) {
             pods.create("default", pod(String.format("pod-%02d", i), Map.of()), user());
