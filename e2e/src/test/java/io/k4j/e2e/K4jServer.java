@@ -228,7 +228,6 @@ public final class K4jServer implements AutoCloseable {
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
-        command.addAll(StartupArchive.serverJvmOptions());
         String heap = System.getProperty("k4j.server.heap", "1g");
         if (!heap.equals(JVM_DEFAULT_HEAP)) {
             command.add(1, "-Xmx" + heap);
@@ -295,16 +294,8 @@ public final class K4jServer implements AutoCloseable {
     private record StartupArchive(Path file, String recordOption, String useOption) {
         static StartupArchive forThisJdk(Path launcherDirectory) {
             return Runtime.version().feature() >= 25
-                    ? new StartupArchive(launcherDirectory.resolve("k4j-compact-headers.aot"), "-XX:AOTCacheOutput", "-XX:AOTCache")
+                    ? new StartupArchive(launcherDirectory.resolve("k4j.aot"), "-XX:AOTCacheOutput", "-XX:AOTCache")
                     : new StartupArchive(launcherDirectory.resolve("k4j.jsa"), "-XX:ArchiveClassesAtExit", "-XX:SharedArchiveFile");
-        }
-
-        /**
-         * The JVM options of every server start, as ./k4j's {@code server_jvm_options}; the training start takes them
-         * too, since an archive only serves starts with the options it was made with.
-         */
-        static List<String> serverJvmOptions() {
-            return Runtime.version().feature() >= 25 ? List.of("-XX:+UseCompactObjectHeaders") : List.of();
         }
 
         List<String> useOptions() {
@@ -340,13 +331,10 @@ public final class K4jServer implements AutoCloseable {
             }
             Path training = Files.createTempDirectory("k4j-cds-training");
             Path partial = Path.of(archive.file() + ".partial-" + ProcessHandle.current().pid());
-            List<String> trainingStart = new ArrayList<>(List.of(javaCommand, "--enable-native-access=ALL-UNNAMED"));
-            trainingStart.addAll(StartupArchive.serverJvmOptions());
-            trainingStart.addAll(List.of(archive.recordOption() + "=" + partial, "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off",
-                    "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*",
+            Process process = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", archive.recordOption() + "=" + partial,
+                    "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*",
                     "io.k4j.launcher.Main", "server", "--data-dir", training.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
-                    "--write-kubeconfig", training.resolve("kubeconfig").toString(), "--exit-when-ready"));
-            Process process = new ProcessBuilder(trainingStart)
+                    "--write-kubeconfig", training.resolve("kubeconfig").toString(), "--exit-when-ready")
                     .redirectErrorStream(true)
                     .redirectOutput(training.resolve("server.log").toFile())
                     .start();
