@@ -899,12 +899,10 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 CachedObject object = matching.get(index);
                 try {
                     deleted[index] = delete(object.namespace(), object.name(), deleteOptions, context).object();
-                } catch (StatusException e) {
-                    if (e.code() != 404) {
+                } catch (RuntimeException e) {
+                    if (!(e instanceof StatusException status && status.code() == 404)) {
                         failure.compareAndSet(null, e);
                     }
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
                 }
             }
         };
