@@ -9,8 +9,7 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.k4j.controllerkit.patch.NamedPatch;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -122,12 +121,9 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
             int count = previous.count() + 1;
             try {
                 // One PATCH, as upstream's recorder sends: the components' roles allow create, patch and update on
-                // events but not get, so a read-modify-write was refused and every repeat became a new Event. The
-                // patch goes through a resource with an item (only its name counts), since fabric8 reads the object
-                // from the server first when there is none.
-                Event named = new EventBuilder().withNewMetadata().withName(previous.name()).withNamespace(namespace).endMetadata().build();
-                client.v1().events().inNamespace(namespace).resource(named)
-                        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"count\":" + count + ",\"lastTimestamp\":\"" + timestamp + "\"}");
+                // events but not get, so a read-modify-write was refused and every repeat became a new Event.
+                NamedPatch.strategicMerge(client.v1().events(), Event::new, namespace, previous.name(),
+                        "{\"count\":" + count + ",\"lastTimestamp\":\"" + timestamp + "\"}");
                 recent.put(key, new Recorded(previous.name(), count, pending.at()));
                 return;
             } catch (KubernetesClientException e) {

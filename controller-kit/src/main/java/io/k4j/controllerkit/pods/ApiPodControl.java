@@ -11,9 +11,8 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.k4j.controllerkit.events.EventRecorder;
+import io.k4j.controllerkit.patch.NamedPatch;
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,10 +64,7 @@ public final class ApiPodControl implements PodControl {
 
     @Override
     public void patchPod(String namespace, String name, String strategicMergePatch) {
-        // Patching by name alone makes fabric8 GET the pod first, which controllers' RBAC roles (upstream's) do not
-        // allow; a stub with the name sends only the PATCH.
-        Pod target = new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
-        client.pods().inNamespace(namespace).resource(target).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
+        NamedPatch.strategicMerge(client.pods(), Pod::new, namespace, name, strategicMergePatch);
     }
 
     /**

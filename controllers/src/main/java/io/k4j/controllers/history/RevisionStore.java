@@ -1,10 +1,8 @@
 package io.k4j.controllers.history;
 
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.k4j.controllerkit.patch.NamedPatch;
 import java.util.Optional;
 
 /**
@@ -47,9 +45,7 @@ public interface RevisionStore {
 
             @Override
             public void patch(String namespace, String name, String strategicMergePatch) {
-                // A stub item, not withName: fabric8 would GET the object first.
-                ControllerRevision target = new ControllerRevisionBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
-                client.apps().controllerRevisions().inNamespace(namespace).resource(target).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
+                NamedPatch.strategicMerge(client.apps().controllerRevisions(), ControllerRevision::new, namespace, name, strategicMergePatch);
             }
         };
     }

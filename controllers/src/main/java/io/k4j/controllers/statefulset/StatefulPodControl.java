@@ -3,13 +3,10 @@ package io.k4j.controllers.statefulset;
 import static java.util.Objects.requireNonNull;
 
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.k4j.controllerkit.patch.NamedPatch;
 import java.util.Optional;
 
 /**
@@ -57,15 +54,12 @@ interface StatefulPodControl {
 
             @Override
             public void patchClaim(String namespace, String name, String strategicMergePatch) {
-                // A stub item, not withName: fabric8 would GET the object first.
-                PersistentVolumeClaim target = new PersistentVolumeClaimBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
-                client.persistentVolumeClaims().inNamespace(namespace).resource(target).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
+                NamedPatch.strategicMerge(client.persistentVolumeClaims(), PersistentVolumeClaim::new, namespace, name, strategicMergePatch);
             }
 
             @Override
             public void patchPod(String namespace, String name, String strategicMergePatch) {
-                Pod target = new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
-                client.pods().inNamespace(namespace).resource(target).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), strategicMergePatch);
+                NamedPatch.strategicMerge(client.pods(), Pod::new, namespace, name, strategicMergePatch);
             }
 
             @Override
