@@ -9,6 +9,7 @@ import io.k4j.kubelet.cri.v1.Container;
 import io.k4j.kubelet.cri.v1.ContainerFilter;
 import io.k4j.kubelet.cri.v1.ContainerState;
 import io.k4j.kubelet.cri.v1.PodSandboxFilter;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -36,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -303,14 +305,15 @@ class RealNodeAcceptanceIT {
     @Test
     @Order(8)
     void aFailingLivenessProbeRestartsTheContainer() {
-        await("liveness restarts").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> restartCount("liveness", 0) >= 2);
+        awaitPod("liveness", "two liveness restarts", Duration.ofSeconds(90), () -> restartCount("liveness", 0) >= 2);
         assertThat(jsonpath("pod", "liveness", "{.status.containerStatuses[0].lastState.terminated.exitCode}")).isEqualTo("137");
-        await("Unhealthy and Killing events").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+        // The third failure finds the restart backoff (10 s from the previous instance's exit) in force, as upstream.
+        await("Unhealthy, Killing and BackOff events").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
                 assertThat(kubectl.run("get", "events", "--field-selector", "involvedObject.name=liveness", "-o",
                         "jsonpath={range .items[*]}{.reason}:{.message}{\"\\n\"}{end}").assertSuccess().stdout())
                         .contains("Unhealthy:Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory",
-                                "Killing:Container c1 failed liveness probe, will be restarted"));
+                                "Killing:Container c1 failed liveness probe, will be restarted",
+                                "BackOff:Back-off restarting failed container c1 in pod liveness_default("));
     }
 
     @Test
@@ -440,6 +443,20 @@ class RealNodeAcceptanceIT {
 
     private static String jsonpath(String kind, String name, String expression) {
         return kubectl.run("get", kind, name, "-o", "jsonpath=" + expression).assertSuccess().stdout();
+    }
+
+    /**
+     * Waits for a condition on a pod. A timeout fails with {@code kubectl describe pod}, since the CI log shows only
+     * the failure's message.
+     */
+    private static void awaitPod(String pod, String alias, Duration atMost, Callable<Boolean> condition) {
+        try {
+            await(alias).atMost(atMost).pollInterval(Duration.ofSeconds(1)).until(condition);
+        }
+        catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "\nkubectl describe pod " + pod + ":\n"
+                    + kubectl.run("describe", "pod", pod).stdout(), e);
+        }
     }
 
     private static int restartCount(String pod, int container) {

@@ -332,8 +332,9 @@ public final class KubeRuntimeManager {
         Optional<ContainerRuntimeStatus> previous = status.latest(container.getName());
         String fieldPath = ContainerReferences.fieldPath(pod, container.getName());
         String backoffKey = pod.getMetadata().getUid() + "/" + container.getName();
-        if (previous.isPresent() && previous.get().exited()) {
-            Instant finishedAt = previous.get().finishedAt().orElse(previous.get().createdAt());
+        Optional<ContainerRuntimeStatus> exited = status.latestExited(container.getName());
+        if (exited.isPresent()) {
+            Instant finishedAt = exited.get().finishedAt().orElse(exited.get().createdAt());
             if (restartBackoff.isInBackOffSince(backoffKey, finishedAt)) {
                 String message = "back-off " + Backoff.goDuration(restartBackoff.get(backoffKey))
                         + " restarting failed container=" + container.getName() + " pod=" + podDescription(pod);

@@ -45,6 +45,15 @@ public record PodRuntimeStatus(
         return containers.stream().filter(container -> container.name().equals(containerName)).findFirst();
     }
 
+    /**
+     * The newest instance of {@code containerName} that has exited. Restart backoff counts from its finish, as
+     * upstream's {@code doBackOff}: a container killed for a failed liveness probe is still running in the status the
+     * kill was decided on, and its predecessor's exit is what keeps the restarts from following each other at once.
+     */
+    public Optional<ContainerRuntimeStatus> latestExited(String containerName) {
+        return containers.stream().filter(container -> container.name().equals(containerName) && container.exited()).findFirst();
+    }
+
     /** The instance before the newest one of {@code containerName} ({@code lastState}). */
     public Optional<ContainerRuntimeStatus> previous(String containerName) {
         return containers.stream().filter(container -> container.name().equals(containerName)).skip(1).findFirst();

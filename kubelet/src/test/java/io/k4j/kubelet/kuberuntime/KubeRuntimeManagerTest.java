@@ -199,6 +199,36 @@ class KubeRuntimeManagerTest {
     }
 
     @Test
+    void livenessRestartsBackOffFromThePreviousInstancesExit() {
+        runtime.addPullableImage("busybox:1.36");
+        Pod pod = pod("web", "Always", container("c1", "sleep", "100"));
+        KubeRuntimeManager manager = manager();
+        sync(manager, pod);
+
+        // The first two liveness failures restart at once (the first has no exited predecessor; the second starts
+        // the 10 s backoff from its predecessor's exit); the third waits for it, though the killed instance was
+        // still running in the status the kill was decided on.
+        for (int restart = 1; restart <= 2; restart++) {
+            clock.advance(Duration.ofSeconds(2));
+            assertThat(syncUnhealthy(manager, pod).started()).as("restart %d", restart).containsExactly("c1");
+        }
+        clock.advance(Duration.ofSeconds(2));
+        SyncOutcome third = syncUnhealthy(manager, pod);
+        assertThat(third.started()).isEmpty();
+        assertThat(third.waiting().get("c1")).isEqualTo(new ContainerWaiting("CrashLoopBackOff",
+                "back-off 10s restarting failed container=c1 pod=web_default(uid-web)"));
+        assertThat(third.requeueAt()).contains(TestPods.T0.plusSeconds(14));
+        assertThat(manager.podStatus("uid-web", "web", "default").latest("c1").orElseThrow().restartCount()).isEqualTo(2);
+    }
+
+    /** A sync after the liveness probe of the newest c1 failed. */
+    private SyncOutcome syncUnhealthy(KubeRuntimeManager manager, Pod pod) {
+        PodRuntimeStatus status = manager.podStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default");
+        String unhealthy = status.latest("c1").orElseThrow().id();
+        return manager.syncPod(pod, status, TestPods.noVolumes(pod.getMetadata().getUid()), Set.of(unhealthy));
+    }
+
+    @Test
     void killingAPodStopsItsContainersWithTheGracePeriodAndFreesTheSandbox() {
         runtime.addPullableImage("busybox:1.36");
         Pod pod = new PodBuilder(pod("web", "Always", container("c1", "sleep", "100")))
