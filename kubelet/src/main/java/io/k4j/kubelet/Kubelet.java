@@ -434,9 +434,10 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 return;
             }
             probes.addPod(pod);
-            Set<String> failedProbes = unhealthy.getOrDefault(uid, Set.of());
+            // A copy: a failure reported while this sync runs stays for the next one, which its report asked for.
+            Set<String> failedProbes = Set.copyOf(unhealthy.getOrDefault(uid, Set.of()));
             long volumesMounted = System.nanoTime();
-            SyncOutcome outcome = runtime.syncPod(pod, status, podVolumes, Set.copyOf(failedProbes));
+            SyncOutcome outcome = runtime.syncPod(pod, status, podVolumes, failedProbes);
             long runtimeSynced = System.nanoTime();
             failedProbes.forEach(id -> unhealthy.getOrDefault(uid, Set.of()).remove(id));
             Map<String, ContainerWaiting> reasons = waiting.computeIfAbsent(uid, key -> new ConcurrentHashMap<>());

@@ -162,17 +162,21 @@ public final class KubeletProbeManager implements ProbeManager {
 
     private void set(ProbeWorker worker, String containerId, ProbeWorker.ProbeState state, boolean probed) {
         ProbeWorker.ProbeState previous = results.get(worker.type()).put(containerId, state);
-        if (previous == state) {
+        // A probe's liveness or startup failure asks for a restart even when the result was a failure already: a
+        // container seen before it ran fails unprobed, and that must not swallow the first failure a probe finds.
+        // The worker then holds until the container is replaced, so this happens once per instance.
+        boolean restart = probed && state == ProbeWorker.ProbeState.FAILURE
+                && (worker.type() == ProbeType.LIVENESS || worker.type() == ProbeType.STARTUP);
+        if (previous == state && !restart) {
             return;
         }
         String podUid = worker.podUid();
         String containerName = worker.container().getName();
         try {
-            if (probed && state == ProbeWorker.ProbeState.FAILURE
-                    && (worker.type() == ProbeType.LIVENESS || worker.type() == ProbeType.STARTUP)) {
+            if (restart) {
                 listener.restartContainer(podUid, containerName, containerId, worker.type(), killMessage(worker));
             }
-            if (worker.type() == ProbeType.READINESS || worker.type() == ProbeType.STARTUP) {
+            if (previous != state && (worker.type() == ProbeType.READINESS || worker.type() == ProbeType.STARTUP)) {
                 listener.probeResultChanged(podUid, containerName, containerId, worker.type());
             }
         } catch (RuntimeException e) {

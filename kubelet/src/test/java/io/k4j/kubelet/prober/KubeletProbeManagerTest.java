@@ -79,6 +79,21 @@ class KubeletProbeManagerTest {
     }
 
     @Test
+    void aLivenessFailureAfterTheContainerWasSeenCreatedStillAsksForARestart() {
+        // The kubelet's runtime cache can show a container between CreateContainer and StartContainer: its liveness
+        // result is then a failure that no probe found, which must not hide the first failure a probe finds.
+        runner.alwaysAnswer(new Answer.Exit(1, "", "boom"));
+        states.put("uid-1", "web", new RunningContainer("c-1", false, Instant.now(), List.of("127.0.0.1")));
+        manager.addPod(pod("Always", new ContainerBuilder().withName("web").withLivenessProbe(exec("check").build()).build()));
+        await().atMost(WAIT).until(() -> states.reads() >= 2);
+
+        running("web", "c-1");
+
+        await().atMost(WAIT).until(() -> listener.calls().contains(
+                "restart web c-1 LIVENESS: Container web failed liveness probe, will be restarted"));
+    }
+
+    @Test
     void withRestartPolicyNeverTheContainerWillNotBeRestarted() {
         runner.alwaysAnswer(new Answer.Exit(1, "", ""));
         running("web", "c-1");
