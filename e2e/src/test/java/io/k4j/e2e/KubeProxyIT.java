@@ -4,14 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,13 +29,13 @@ class KubeProxyIT {
     void createNetworkNamespace() throws Exception {
         assumeThat(System.getProperty("user.name")).as("kube-proxy needs root").isEqualTo("root");
         namespace = "k4jtest-" + UUID.randomUUID().toString().substring(0, 8);
-        run("ip", "netns", "add", namespace);
+        HostCommand.run("ip", "netns", "add", namespace);
     }
 
     @AfterEach
     void deleteNetworkNamespace() throws Exception {
         if (namespace != null) {
-            run("ip", "netns", "delete", namespace);
+            HostCommand.run("ip", "netns", "delete", namespace);
         }
     }
 
@@ -76,7 +71,7 @@ class KubeProxyIT {
                             + SERVICE_CHAIN_PREFIX)
                     .contains("--to-destination 10.42.0.7:8080", "--to-destination 10.42.0.8:8080")
                     .contains("--probability 0.50000000000"));
-            assertThat(run("iptables-save", "-t", "nat")).as("the host's tables are untouched").doesNotContain("default/proxy-it:http");
+            assertThat(HostCommand.run("iptables-save", "-t", "nat")).as("the host's tables are untouched").doesNotContain("default/proxy-it:http");
 
             kubectl.run("delete", "endpointslice", "proxy-it-abcde").assertSuccess();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -90,15 +85,6 @@ class KubeProxyIT {
     }
 
     private String iptablesSave(String table) throws Exception {
-        return run("ip", "netns", "exec", namespace, "iptables-save", "-t", table);
-    }
-
-    private static String run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + " failed: " + output);
-        }
-        return output;
+        return HostCommand.run("ip", "netns", "exec", namespace, "iptables-save", "-t", table);
     }
 }

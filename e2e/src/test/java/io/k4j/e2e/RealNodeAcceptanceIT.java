@@ -30,6 +30,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -433,6 +434,56 @@ class RealNodeAcceptanceIT {
                 .until(() -> kubectl.run("get", "pods", "-l", "app=web", "-o", "jsonpath=" + query).stdout().equals(before));
         for (String line : before.strip().split("\n")) {
             assertThat(httpGet("http://" + line.split(" ")[1] + "/")).contains(WELCOME);
+        }
+    }
+
+    @Test
+    @Order(15)
+    void podTrafficLeavingThePodCidrIsMasqueradedByOneNodeRule() throws Exception {
+        String podCidr = kubectl.run("get", "nodes", "-o", "jsonpath={.items[0].spec.podCIDR}").assertSuccess().stdout();
+        // One rule for the node, which the restarted kubelet found and did not add again.
+        assertThat(HostCommand.run("iptables", "-w", "5", "-t", "nat", "-S", "POSTROUTING").lines()
+                .filter(rule -> rule.contains("-s " + podCidr + " ") && rule.contains("-j MASQUERADE"))).hasSize(1);
+
+        // The world outside the node: a network namespace of this test behind a veth, with a web server that answers
+        // with the address a request came from. It has no route to the pod CIDR, so only a masqueraded request
+        // (from the host's end of the veth) is answered.
+        String namespace = "k4j-egress-" + ProcessHandle.current().pid();
+        String hostEnd = "k4jeg" + ProcessHandle.current().pid() % 1_000_000 + "h";
+        String namespaceEnd = "k4jeg" + ProcessHandle.current().pid() % 1_000_000 + "n";
+        Path site = Files.createDirectories(workDirectory.resolve("egress-site").resolve("cgi-bin"));
+        Files.writeString(site.resolve("addr"), "#!/bin/sh\necho 'Content-Type: text/plain'\necho\necho \"$REMOTE_ADDR\"\n");
+        Files.setPosixFilePermissions(site.resolve("addr"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        HostCommand.run("ip", "netns", "add", namespace);
+        Process web = null;
+        try {
+            HostCommand.run("ip", "link", "add", hostEnd, "type", "veth", "peer", "name", namespaceEnd, "netns", namespace);
+            HostCommand.run("ip", "address", "add", "198.51.100.1/30", "dev", hostEnd);
+            HostCommand.run("ip", "link", "set", hostEnd, "up");
+            HostCommand.run("ip", "-n", namespace, "address", "add", "198.51.100.2/30", "dev", namespaceEnd);
+            HostCommand.run("ip", "-n", namespace, "link", "set", namespaceEnd, "up");
+            web = new ProcessBuilder("ip", "netns", "exec", namespace, "busybox", "httpd", "-f", "-p", "198.51.100.2:8080",
+                    "-h", site.getParent().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+
+            String[] answer = new String[1];
+            try {
+                await("a request from the pod answered").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+                    answer[0] = kubectl.run("exec", "readiness", "--", "sh", "-c",
+                            "printf 'GET /cgi-bin/addr HTTP/1.0\\r\\n\\r\\n' | nc -w 3 198.51.100.2 8080").stdout();
+                    return answer[0].contains("198.51.100.");
+                });
+            }
+            catch (ConditionTimeoutException e) {
+                throw new AssertionError("no answer from outside the node; the last was: " + answer[0], e);
+            }
+            assertThat(answer[0].strip()).endsWith("\n198.51.100.1");
+        }
+        finally {
+            if (web != null) {
+                web.destroyForcibly().waitFor();
+            }
+            // The veth goes with the namespace.
+            HostCommand.run("ip", "netns", "delete", namespace);
         }
     }
 

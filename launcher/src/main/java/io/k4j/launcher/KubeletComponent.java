@@ -9,6 +9,7 @@ import io.k4j.kubelet.Kubelet;
 import io.k4j.kubelet.KubeletConfig;
 import io.k4j.kubelet.containerd.ContainerdConfig;
 import io.k4j.kubelet.containerd.ContainerdProcess;
+import io.k4j.kubelet.cni.PodEgressMasquerade;
 import io.k4j.kubelet.cri.CriConnection;
 import io.k4j.kubelet.cri.CriTimeouts;
 import io.k4j.kubelet.admission.ResourceAdmission;
@@ -190,8 +191,19 @@ final class KubeletComponent implements Component {
     }
 
     private void writeCniConfig(List<String> podCidrs) {
+        String podCidr = podCidrs.get(0);
+        // The node's masquerade rule goes in before the conflist: containerd networks no pod until that exists.
+        boolean bridgeMasquerade = false;
         try {
-            setup.writeCniConfig(podCidrs.get(0), config.cniBridge());
+            PodEgressMasquerade.onHost().ensure(podCidr);
+        }
+        catch (IOException e) {
+            log.warn("Masquerading the egress of pod CIDR {} with one rule failed ({}); the bridge plugin masquerades each pod instead",
+                    podCidr, e.getMessage());
+            bridgeMasquerade = true;
+        }
+        try {
+            setup.writeCniConfig(podCidr, config.cniBridge(), bridgeMasquerade);
         }
         catch (IOException e) {
             log.warn("Writing the CNI configuration for {} failed: {}", podCidrs, e.getMessage());

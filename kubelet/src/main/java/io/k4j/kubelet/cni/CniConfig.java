@@ -18,10 +18,13 @@ import java.util.Optional;
 
 /**
  * The node's pod network as a CNI network configuration list, in the shape k3s and kubeadm's bridge setups use:
- * a {@code bridge} plugin on {@code cni0} that is the pods' gateway, masquerades their traffic leaving the pod CIDR
- * and lets a pod reach itself through a service ({@code hairpinMode}); {@code host-local} IPAM handing out addresses
+ * a {@code bridge} plugin on {@code cni0} that is the pods' gateway and lets a pod reach itself through a service
+ * ({@code hairpinMode}); {@code host-local} IPAM handing out addresses
  * of the node's podCIDR with a default route; and {@code portmap} for {@code hostPort}s (with SNAT so that a
- * pod can reach a hostPort on its own node). Loopback is set up by containerd itself.
+ * pod can reach a hostPort on its own node). Loopback is set up by containerd itself. Traffic leaving the pod CIDR is
+ * masqueraded by one rule for the whole node ({@link PodEgressMasquerade}), as kubenet and flannel do, unless
+ * {@code bridgeMasquerade} asks the bridge plugin to add a chain of rules per pod ({@code ipMasq}): that costs
+ * several {@code iptables} runs, each under the host's xtables lock, in every pod's sandbox set-up and tear-down.
  *
  * <p>The conflist is written when the node's {@code spec.podCIDR} becomes known; {@link #write} replaces the file
  * atomically, because containerd reloads the directory when it changes and must never see a half-written file.
@@ -31,10 +34,13 @@ import java.util.Optional;
  * @param podCidr the node's pod CIDR, e.g. {@code 10.42.0.0/24}
  * @param ipamDataDirectory where host-local keeps its allocations; empty for the plugin's default
  *     ({@code /var/lib/cni/networks})
+ * @param bridgeMasquerade whether the bridge plugin masquerades each pod's traffic itself (when the node's rule
+ *     could not be installed)
  *
  * <p>Immutable and thread-safe.
  */
-public record CniConfig(String networkName, String bridgeName, String podCidr, Optional<Path> ipamDataDirectory) {
+public record CniConfig(String networkName, String bridgeName, String podCidr, Optional<Path> ipamDataDirectory,
+        boolean bridgeMasquerade) {
     /** Where Debian's {@code containernetworking-plugins} installs the plugin binaries (containerd's {@code bin_dir}). */
     public static final Path DEBIAN_PLUGIN_DIRECTORY = Path.of("/usr/lib/cni");
     /** containerd reads the lexically first file of its conf dir; the prefix keeps ours first. */
@@ -66,7 +72,12 @@ public record CniConfig(String networkName, String bridgeName, String podCidr, O
 
     /** The standard network for a node's podCIDR on the given bridge. */
     public static CniConfig forPodCidr(String podCidr, String bridgeName, Path ipamDataDirectory) {
-        return new CniConfig(DEFAULT_NETWORK_NAME, bridgeName, podCidr, Optional.of(ipamDataDirectory));
+        return new CniConfig(DEFAULT_NETWORK_NAME, bridgeName, podCidr, Optional.of(ipamDataDirectory), false);
+    }
+
+    /** This network with the bridge plugin masquerading each pod's traffic ({@code ipMasq}). */
+    public CniConfig withBridgeMasquerade() {
+        return new CniConfig(networkName, bridgeName, podCidr, ipamDataDirectory, true);
     }
 
     /** The conflist as JSON text. */
@@ -78,7 +89,7 @@ public record CniConfig(String networkName, String bridgeName, String podCidr, O
         bridge.put("type", "bridge");
         bridge.put("bridge", bridgeName);
         bridge.put("isGateway", true);
-        bridge.put("ipMasq", true);
+        bridge.put("ipMasq", bridgeMasquerade);
         bridge.put("hairpinMode", true);
         ObjectNode ipam = bridge.putObject("ipam");
         ipam.put("type", "host-local");

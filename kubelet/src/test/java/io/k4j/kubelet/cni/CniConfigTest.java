@@ -27,7 +27,8 @@ class CniConfigTest {
         assertThat(bridge.path("type").asText()).isEqualTo("bridge");
         assertThat(bridge.path("bridge").asText()).isEqualTo("cni0");
         assertThat(bridge.path("isGateway").asBoolean()).isTrue();
-        assertThat(bridge.path("ipMasq").asBoolean()).isTrue();
+        // The node masquerades the pod CIDR's egress with one rule (PodEgressMasquerade), not a chain per pod.
+        assertThat(bridge.path("ipMasq").asBoolean()).isFalse();
         assertThat(bridge.path("hairpinMode").asBoolean()).isTrue();
         assertThat(bridge.path("ipam").path("type").asText()).isEqualTo("host-local");
         assertThat(bridge.path("ipam").path("ranges").get(0).get(0).path("subnet").asText()).isEqualTo("10.42.3.0/24");
@@ -41,8 +42,16 @@ class CniConfigTest {
     }
 
     @Test
+    void theBridgeMasqueradesEachPodWhenAsked() throws Exception {
+        JsonNode conflist = new ObjectMapper().readTree(
+                CniConfig.forPodCidr("10.42.3.0/24", Path.of("/var/lib/k4j/cni/networks")).withBridgeMasquerade().toJson());
+
+        assertThat(conflist.path("plugins").get(0).path("ipMasq").asBoolean()).isTrue();
+    }
+
+    @Test
     void withoutAnIpamDataDirectoryTheHostLocalDefaultApplies() throws Exception {
-        JsonNode conflist = new ObjectMapper().readTree(new CniConfig("k4j", "cni0", "10.42.0.0/24", Optional.empty()).toJson());
+        JsonNode conflist = new ObjectMapper().readTree(new CniConfig("k4j", "cni0", "10.42.0.0/24", Optional.empty(), false).toJson());
 
         assertThat(conflist.path("plugins").get(0).path("ipam").has("dataDir")).isFalse();
     }
@@ -70,7 +79,7 @@ class CniConfigTest {
         assertThatThrownBy(() -> CniConfig.forPodCidr("10.42.0.0", directory)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CniConfig.forPodCidr("10.42.0.0/33", directory)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CniConfig.forPodCidr("example.com/24", directory)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new CniConfig("k4j", "a-bridge-name-too-long", "10.42.0.0/24", Optional.empty()))
+        assertThatThrownBy(() -> new CniConfig("k4j", "a-bridge-name-too-long", "10.42.0.0/24", Optional.empty(), false))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -70,9 +70,15 @@ public final class NodeRuntimeSetup implements AutoCloseable {
         return CniConfig.DEBIAN_PLUGIN_DIRECTORY;
     }
 
-    /** Writes (atomically, only if changed) the pod network for the node's {@code spec.podCIDR} on {@code bridgeName}; returns the file. */
-    public Path writeCniConfig(String podCidr, String bridgeName) throws IOException {
-        return CniConfig.forPodCidr(podCidr, bridgeName, dataDirectory.resolve("cni").resolve("networks")).write(cniConfDirectory());
+    /**
+     * Writes (atomically, only if changed) the pod network for the node's {@code spec.podCIDR} on {@code bridgeName};
+     * returns the file.
+     *
+     * @param bridgeMasquerade whether the bridge plugin masquerades each pod (the node's own rule is missing)
+     */
+    public Path writeCniConfig(String podCidr, String bridgeName, boolean bridgeMasquerade) throws IOException {
+        CniConfig network = CniConfig.forPodCidr(podCidr, bridgeName, dataDirectory.resolve("cni").resolve("networks"));
+        return (bridgeMasquerade ? network.withBridgeMasquerade() : network).write(cniConfDirectory());
     }
 
     public LocalImages images() {

@@ -65,7 +65,7 @@ class ContainerdImagesTest {
         // A bridge and subnet of the test's own, so that nothing else's cni0 on this machine is touched.
         bridge = "k4jt" + Long.toHexString(ProcessHandle.current().pid() % 0xfffff);
         podCidr = "10.199." + (ProcessHandle.current().pid() % 250) + ".0/24";
-        new CniConfig("k4j-test", bridge, podCidr, Optional.of(directory.resolve("cni-networks"))).write(directory.resolve("net.d"));
+        new CniConfig("k4j-test", bridge, podCidr, Optional.of(directory.resolve("cni-networks")), false).write(directory.resolve("net.d"));
 
         socket = directory.resolve("containerd.sock");
         Path config = directory.resolve("config.toml");

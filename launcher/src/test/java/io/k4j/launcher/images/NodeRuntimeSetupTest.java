@@ -41,7 +41,7 @@ class NodeRuntimeSetupTest {
             }
             assertThat(node.cniPluginDirectory()).isEqualTo(Path.of("/usr/lib/cni"));
 
-            Path conflist = node.writeCniConfig("10.42.0.0/24", "k4jtest0");
+            Path conflist = node.writeCniConfig("10.42.0.0/24", "k4jtest0", false);
             assertThat(conflist.getParent()).isEqualTo(node.cniConfDirectory());
             assertThat(Files.readString(conflist)).contains("10.42.0.0/24").contains("\"k4jtest0\"").contains(dataDirectory.resolve("cni").resolve("networks").toString());
         }
