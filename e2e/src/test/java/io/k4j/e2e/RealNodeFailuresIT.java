@@ -323,9 +323,15 @@ class RealNodeFailuresIT {
             });
         }
 
+        /**
+         * Watches one object through a list with a name field selector: kubectl watches a named object from
+         * resourceVersion 0, that is from its state when the watch starts, so changes between its first GET and then
+         * are lost; a list's watch starts at the list's resourceVersion and misses none.
+         */
         static Watch of(String kind, String name, String jsonPath) throws IOException {
-            return new Watch(new ProcessBuilder("kubectl", "--kubeconfig=" + server.kubeconfig(), "get", kind, name,
-                    "--watch", "-o", "jsonpath=" + jsonPath + "{\"\\n\"}").redirectError(ProcessBuilder.Redirect.DISCARD).start());
+            return new Watch(new ProcessBuilder("kubectl", "--kubeconfig=" + server.kubeconfig(), "get", kind,
+                    "--field-selector", "metadata.name=" + name, "--watch", "-o", "jsonpath=" + jsonPath + "{\"\\n\"}")
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start());
         }
 
         List<String> lines() {
