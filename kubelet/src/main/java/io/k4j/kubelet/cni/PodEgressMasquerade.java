@@ -2,11 +2,11 @@ package io.k4j.kubelet.cni;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.kubelet.host.HostCommand;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The node's one masquerade rule for what its pods send out of the pod CIDR, as kubenet and flannel install it: pod
@@ -18,14 +18,11 @@ import java.util.concurrent.TimeUnit;
 public final class PodEgressMasquerade {
     /** Runs a command to its end. */
     public interface CommandRunner {
-        Result run(List<String> command) throws IOException;
+        HostCommand.Result run(List<String> command) throws IOException;
     }
 
-    /** A finished command: its exit status and its output (standard error included). */
-    public record Result(int exitCode, String output) {}
-
     static final String COMMENT = "k4j: masquerade pod traffic leaving the pod CIDR";
-    private static final long COMMAND_TIMEOUT_SECONDS = 30;
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
 
     private final CommandRunner runner;
 
@@ -35,7 +32,7 @@ public final class PodEgressMasquerade {
 
     /** The rule in the host's own {@code iptables} (or {@code ip6tables}). */
     public static PodEgressMasquerade onHost() {
-        return new PodEgressMasquerade(PodEgressMasquerade::runOnHost);
+        return new PodEgressMasquerade(command -> HostCommand.run(command, COMMAND_TIMEOUT));
     }
 
     /**
@@ -48,24 +45,19 @@ public final class PodEgressMasquerade {
         boolean ipv6 = podCidr.contains(":");
         List<String> rule = rule(podCidr);
         List<String> check = command(ipv6, "-C", rule);
-        Result checked = runner.run(check);
+        HostCommand.Result checked = runner.run(check);
         if (checked.exitCode() == 0) {
             return;
         }
         // Exit status 1 is "no such rule"; anything else (no nat table, a match iptables lacks) fails the append too.
         if (checked.exitCode() != 1) {
-            throw failure(check, checked);
+            throw checked.failure(check);
         }
         List<String> append = command(ipv6, "-A", rule);
-        Result appended = runner.run(append);
+        HostCommand.Result appended = runner.run(append);
         if (appended.exitCode() != 0) {
-            throw failure(append, appended);
+            throw appended.failure(append);
         }
-    }
-
-    private static IOException failure(List<String> command, Result result) {
-        return new IOException(String.join(" ", command) + " failed: exit status " + result.exitCode()
-                + (result.output().isEmpty() ? "" : ": " + result.output()));
     }
 
     /**
@@ -81,21 +73,5 @@ public final class PodEgressMasquerade {
         List<String> command = new ArrayList<>(List.of(ipv6 ? "ip6tables" : "iptables", "-w", "5", "-t", "nat", operation, "POSTROUTING"));
         command.addAll(rule);
         return command;
-    }
-
-    private static Result runOnHost(List<String> command) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IOException(String.join(" ", command) + " timed out");
-            }
-            return new Result(process.exitValue(), output);
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted running " + String.join(" ", command), e);
-        }
     }
 }

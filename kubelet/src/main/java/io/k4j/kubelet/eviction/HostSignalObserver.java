@@ -2,17 +2,18 @@ package io.k4j.kubelet.eviction;
 
 import static java.util.Objects.requireNonNull;
 
+import io.k4j.kubelet.host.HostCommand;
 import io.k4j.kubelet.nodestatus.HostResources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -60,25 +61,19 @@ public final class HostSignalObserver implements SignalObserver {
     /** Free and total inodes of the file system holding {@code path}; empty where it has none (btrfs reports 0). */
     static Optional<Observation> inodes(Path path) {
         try {
-            Process process = new ProcessBuilder("stat", "--file-system", "--format", "%d %c", path.toString())
-                    .redirectErrorStream(true)
-                    .start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                log.debug("stat --file-system {} failed: {}", path, output);
+            HostCommand.Result result = HostCommand.run(List.of("stat", "--file-system", "--format", "%d %c", path.toString()),
+                    Duration.ofSeconds(10));
+            if (result.exitCode() != 0) {
+                log.debug("stat --file-system {} failed: {}", path, result.output());
                 return Optional.empty();
             }
-            String[] fields = output.split("\\s+");
+            String[] fields = result.output().split("\\s+");
             long free = Long.parseLong(fields[0]);
             long total = Long.parseLong(fields[1]);
             return total > 0 ? Optional.of(new Observation(free, total)) : Optional.empty();
         }
         catch (IOException | NumberFormatException | ArrayIndexOutOfBoundsException e) {
             log.debug("Counting the inodes of {} failed: {}", path, e.toString());
-            return Optional.empty();
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return Optional.empty();
         }
     }

@@ -1,14 +1,15 @@
 package io.k4j.kubelet.volume;
 
+import io.k4j.kubelet.host.HostCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The host's {@code mount}/{@code umount} commands and {@code /proc/self/mountinfo}; needs root (the kubelet runs as
@@ -16,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SystemMounter implements Mounter {
     private static final Path MOUNT_INFO = Path.of("/proc/self/mountinfo");
-    private static final long COMMAND_TIMEOUT_SECONDS = 30;
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
 
     @Override
     public void mountTmpfs(Path directory, OptionalLong sizeBytes) throws IOException {
@@ -87,22 +88,9 @@ public final class SystemMounter implements Mounter {
     }
 
     private static void run(List<String> command) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            boolean finished = process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (!finished) {
-                process.destroyForcibly();
-                throw new IOException(String.join(" ", command) + " timed out");
-            }
-            if (process.exitValue() != 0) {
-                throw new IOException(String.join(" ", command) + " failed: exit status " + process.exitValue()
-                        + (output.isEmpty() ? "" : ": " + output));
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted running " + String.join(" ", command), e);
+        HostCommand.Result result = HostCommand.run(command, COMMAND_TIMEOUT);
+        if (result.exitCode() != 0) {
+            throw result.failure(command);
         }
     }
 }

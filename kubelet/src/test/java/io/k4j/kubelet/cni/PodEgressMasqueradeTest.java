@@ -3,6 +3,7 @@ package io.k4j.kubelet.cni;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.k4j.kubelet.host.HostCommand;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class PodEgressMasqueradeTest {
     private final List<String> commands = new ArrayList<>();
-    private final Deque<PodEgressMasquerade.Result> answers = new ArrayDeque<>();
+    private final Deque<HostCommand.Result> answers = new ArrayDeque<>();
     private final PodEgressMasquerade masquerade = new PodEgressMasquerade(command -> {
         commands.add(String.join(" ", command));
         return answers.removeFirst();
@@ -20,8 +21,8 @@ class PodEgressMasqueradeTest {
 
     @Test
     void appendsTheRuleWhenTheCheckDoesNotFindIt() throws IOException {
-        answers.add(new PodEgressMasquerade.Result(1, "iptables: Bad rule (does a matching rule exist in that chain?)."));
-        answers.add(new PodEgressMasquerade.Result(0, ""));
+        answers.add(new HostCommand.Result(1, "iptables: Bad rule (does a matching rule exist in that chain?)."));
+        answers.add(new HostCommand.Result(0, ""));
 
         masquerade.ensure("10.42.0.0/24");
 
@@ -32,7 +33,7 @@ class PodEgressMasqueradeTest {
 
     @Test
     void aRuleThatIsThereIsNotAddedAgain() throws IOException {
-        answers.add(new PodEgressMasquerade.Result(0, ""));
+        answers.add(new HostCommand.Result(0, ""));
 
         masquerade.ensure("10.42.0.0/24");
 
@@ -41,8 +42,8 @@ class PodEgressMasqueradeTest {
 
     @Test
     void anIpv6PodCidrGoesToIp6tables() throws IOException {
-        answers.add(new PodEgressMasquerade.Result(1, ""));
-        answers.add(new PodEgressMasquerade.Result(0, ""));
+        answers.add(new HostCommand.Result(1, ""));
+        answers.add(new HostCommand.Result(0, ""));
 
         masquerade.ensure("fd42::/64");
 
@@ -51,7 +52,7 @@ class PodEgressMasqueradeTest {
 
     @Test
     void aRefusedRuleIsAnErrorWithIptablesOwnWords() {
-        answers.add(new PodEgressMasquerade.Result(2, "iptables v1.8.9 (nf_tables): Couldn't load match `comment'"));
+        answers.add(new HostCommand.Result(2, "iptables v1.8.9 (nf_tables): Couldn't load match `comment'"));
 
         assertThatThrownBy(() -> masquerade.ensure("10.42.0.0/24")).isInstanceOf(IOException.class)
                 .hasMessageContaining("exit status 2").hasMessageContaining("Couldn't load match `comment'");
