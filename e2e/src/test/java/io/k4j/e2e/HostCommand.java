@@ -9,11 +9,19 @@ import java.util.concurrent.TimeUnit;
 final class HostCommand {
     private HostCommand() {}
 
-    /** Runs {@code command} and returns its output (standard error included); fails unless it exits 0 within 30 s. */
+    /** Runs {@code command} and returns its output (standard error included); fails unless it exits 0 within 60 s. */
     static String run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(List.of(command)).redirectErrorStream(true).start();
+        return runWithInput("", List.of(command));
+    }
+
+    /** {@link #run}, with {@code input} on the command's standard input. */
+    static String runWithInput(String input, List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (var stdin = process.getOutputStream()) {
+            stdin.write(input.getBytes(StandardCharsets.UTF_8));
+        }
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
             process.destroyForcibly();
             throw new IOException(String.join(" ", command) + " failed: " + output);
         }

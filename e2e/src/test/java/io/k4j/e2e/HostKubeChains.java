@@ -1,10 +1,8 @@
 package io.k4j.e2e;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Removes every KUBE-* chain from the host's iptables (nat, filter, mangle) and every rule of the built-in chains that
@@ -20,9 +18,9 @@ final class HostKubeChains {
     /** Removes them; a table without KUBE-* chains is not written. */
     static void remove() throws IOException, InterruptedException {
         for (String table : TABLES) {
-            String input = removalInput(table, run(List.of("iptables-save", "-t", table), ""));
+            String input = removalInput(table, HostCommand.run("iptables-save", "-t", table));
             if (!input.isEmpty()) {
-                run(List.of("iptables-restore", "--noflush"), input);
+                HostCommand.runWithInput(input, List.of("iptables-restore", "--noflush"));
             }
         }
     }
@@ -48,16 +46,5 @@ final class HostKubeChains {
         chains.forEach(chain -> input.append(':').append(chain).append(" - [0:0]\n"));
         chains.forEach(chain -> input.append("-X ").append(chain).append('\n'));
         return input.append("COMMIT\n").toString();
-    }
-
-    private static String run(List<String> command, String input) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + " failed: " + output);
-        }
-        return output;
     }
 }
