@@ -63,7 +63,7 @@ import java.util.function.Function;
 
 /**
  * The kubelet of a real node: watches the pods bound to its node, admits them, and has one worker per pod sync it
- * through the runtime manager (volumes first, then sandbox and containers), report its status, and on deletion kill
+ * through the runtime manager (volumes beside the sandbox, then containers), report its status, and on deletion kill
  * it gracefully, remove what is left and delete the pod object. A PLEG relist every second turns runtime changes
  * (a container that exited) into syncs; every pod is also synced every {@code syncFrequency}. Pods the runtime still
  * runs when the kubelet starts are re-adopted without restarting anything, because everything is found through the
@@ -88,6 +88,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private final PodWorkers workers;
     /** Writes a sync's first pod status beside the rest of the sync. */
     private final ExecutorService statusWriter = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService volumeSetUp = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1,
             Thread.ofPlatform().daemon().name("k4j-kubelet-timer").factory());
     private final Map<String, Pod> pods = new ConcurrentHashMap<>();
@@ -97,6 +98,8 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
     private final Map<String, Set<String>> unhealthy = new ConcurrentHashMap<>();
     private final Map<String, String> fingerprints = new ConcurrentHashMap<>();
     private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+    /** Whether a relist has completed: from then on, a pod the relist's cache lacks has nothing in the runtime. */
+    private volatile boolean relisted;
     private final Set<String> rejected = ConcurrentHashMap.newKeySet();
     /** Mirror pods of the API by namespace/name; never run, only kept in step with the static pods. */
     private final Map<String, Pod> mirrorPods = new ConcurrentHashMap<>();
@@ -337,6 +340,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
                 workers.update(uid);
             }
         }
+        relisted = true;
     }
 
     private static String fingerprint(PodRuntimeStatus status) {
@@ -381,7 +385,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
             requeue(uid, clock.instant().plus(Duration.ofSeconds(1)));
             return;
         }
-        PodRuntimeStatus status = runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+        PodRuntimeStatus status = runtimeStatusForSync(pod);
         if (!admitted.contains(uid)) {
             if (status.containers().isEmpty() && status.sandboxes().isEmpty()) {
                 Optional<ResourceAdmission.Rejection> rejection = admissionChecks.stream()
@@ -423,22 +427,31 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
             }
             firstStatusNanos.set(System.nanoTime() - syncStart);
         });
-        try {
-            PodVolumes podVolumes;
+        // Volumes are set up beside the runtime's work on the sandbox, which needs none of them; the containers wait
+        // for them. Upstream's SyncPod mounts first: a pod whose volume fails keeps its sandbox here, as upstream's
+        // does when a volume fails after the sandbox exists.
+        AtomicLong mountNanos = new AtomicLong();
+        Future<PodVolumes> mounting = volumeSetUp.submit(() -> {
             try {
-                podVolumes = volumes.mount(pod);
+                return volumes.mount(pod);
             }
-            catch (VolumeMountException e) {
-                events.event(pod, EventRecorder.WARNING, e.reason(), e.getMessage());
-                requeue(uid, clock.instant().plus(RETRY));
-                return;
+            finally {
+                mountNanos.set(System.nanoTime() - syncStart);
             }
+        });
+        try {
             probes.addPod(pod);
             // A copy: a failure reported while this sync runs stays for the next one, which its report asked for.
             Set<String> failedProbes = Set.copyOf(unhealthy.getOrDefault(uid, Set.of()));
-            long volumesMounted = System.nanoTime();
-            SyncOutcome outcome = runtime.syncPod(pod, status, podVolumes, failedProbes);
+            SyncOutcome outcome = runtime.syncPod(pod, status, () -> awaitVolumes(mounting), failedProbes);
             long runtimeSynced = System.nanoTime();
+            Optional<VolumeMountException> mountFailure = Optional.empty();
+            try {
+                awaitVolumes(mounting);
+            }
+            catch (VolumeMountException e) {
+                mountFailure = Optional.of(e);
+            }
             failedProbes.forEach(id -> unhealthy.getOrDefault(uid, Set.of()).remove(id));
             Map<String, ContainerWaiting> reasons = waiting.computeIfAbsent(uid, key -> new ConcurrentHashMap<>());
             outcome.started().forEach(reasons::remove);
@@ -448,17 +461,59 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
             fingerprints.put(uid, fingerprint(after));
             awaitQuietly(firstStatus);
             writeStatus(pod, after);
+            if (mountFailure.isPresent()) {
+                events.event(pod, EventRecorder.WARNING, mountFailure.get().reason(), mountFailure.get().getMessage());
+                requeue(uid, clock.instant().plus(RETRY));
+                return;
+            }
             if (!outcome.started().isEmpty() && log.isDebugEnabled()) {
-                log.debug("Synced pod {}/{}, started {}: volumes {} ms, runtime {} ms, final status {} ms; first status "
-                        + "written beside them in {} ms", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-                        outcome.started(), (volumesMounted - syncStart) / 1_000_000,
-                        (runtimeSynced - volumesMounted) / 1_000_000, (System.nanoTime() - runtimeSynced) / 1_000_000,
+                log.debug("Synced pod {}/{}, started {}: runtime {} ms (volumes beside it {} ms), final status {} ms; "
+                        + "first status written beside them in {} ms", pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(), outcome.started(), (runtimeSynced - syncStart) / 1_000_000,
+                        mountNanos.get() / 1_000_000, (System.nanoTime() - runtimeSynced) / 1_000_000,
                         firstStatusNanos.get() / 1_000_000);
             }
             outcome.requeueAt().ifPresent(at -> requeue(uid, at));
         }
         finally {
+            // Nothing of this sync runs on: an unmount after it must not meet a mount still in progress.
+            awaitQuietly(mounting);
             awaitQuietly(firstStatus);
+        }
+    }
+
+    /**
+     * What the runtime has of the pod now. A pod's first sync takes it from the relist's cache, as upstream's pod
+     * worker takes its first status from the PLEG cache: only this pod's worker creates anything of the pod, so what
+     * the completed first relist did not see does not exist, and a new pod starts without two runtime list calls.
+     */
+    private PodRuntimeStatus runtimeStatusForSync(Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        if (relisted && !admitted.contains(uid)) {
+            PodRuntimeStatus cached = runtimeCache.get(uid);
+            if (cached == null) {
+                return PodRuntimeStatus.empty(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+            }
+        }
+        return runtime.podStatus(uid, pod.getMetadata().getName(), pod.getMetadata().getNamespace());
+    }
+
+    private static PodVolumes awaitVolumes(Future<PodVolumes> mounting) throws VolumeMountException {
+        try {
+            return mounting.get();
+        }
+        catch (ExecutionException e) {
+            if (e.getCause() instanceof VolumeMountException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the pod's volumes", e);
         }
     }
 
@@ -761,6 +816,7 @@ public final class Kubelet implements AutoCloseable, ContainerStates, ProbeListe
         timer.shutdownNow();
         workers.close();
         statusWriter.close();
+        volumeSetUp.close();
         probes.close();
         nodeStatus.close();
         runtime.close();

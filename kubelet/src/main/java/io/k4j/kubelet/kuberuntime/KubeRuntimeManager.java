@@ -23,7 +23,9 @@ import io.k4j.kubelet.events.ContainerReferences;
 import io.k4j.kubelet.env.PodAddresses;
 import io.k4j.kubelet.lifecycle.HookRunner;
 import io.k4j.kubelet.volume.ContainerMount;
+import io.k4j.kubelet.volume.PendingVolumes;
 import io.k4j.kubelet.volume.PodVolumes;
+import io.k4j.kubelet.volume.VolumeMountException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -234,10 +236,11 @@ public final class KubeRuntimeManager {
     /**
      * Brings the pod's runtime state towards its spec, as upstream's {@code SyncPod}.
      *
-     * @param volumes the pod's volumes, set up by the caller before
+     * @param volumes the pod's volumes, which the caller sets up beside this sync: containers start only once they
+     *     are, and none starts when they failed (the caller reports that)
      * @param unhealthy container ids whose liveness or startup probe failed
      */
-    public SyncOutcome syncPod(Pod pod, PodRuntimeStatus status, PodVolumes volumes, Set<String> unhealthy) {
+    public SyncOutcome syncPod(Pod pod, PodRuntimeStatus status, PendingVolumes volumes, Set<String> unhealthy) {
         PodActions actions = PodActions.compute(pod, status, unhealthy);
         Map<String, ContainerWaiting> waiting = new LinkedHashMap<>();
         Set<String> started = new HashSet<>();
@@ -268,7 +271,12 @@ public final class KubeRuntimeManager {
                 Files.createDirectories(Path.of(sandboxConfig.getLogDirectory()));
                 sandboxId = runtime.runPodSandbox(sandboxConfig, "");
                 long ran = System.nanoTime();
-                String ip = runtime.podSandboxStatus(sandboxId, false).getStatus().getNetwork().getIp();
+                PodSandboxStatus sandboxStatus = runtime.podSandboxStatus(sandboxId, false).getStatus();
+                if (sandboxStatus.getState() == PodSandboxState.SANDBOX_READY) {
+                    // The status after this sync reads it from here instead of asking the runtime again.
+                    sandboxDetails.put(sandboxId + "/" + PodSandboxState.SANDBOX_READY, sandboxStatus);
+                }
+                String ip = sandboxStatus.getNetwork().getIp();
                 podIps = ip.isEmpty() ? List.of() : List.of(ip);
                 if (log.isDebugEnabled()) {
                     log.debug("Created the sandbox of pod {}: RunPodSandbox {} ms, PodSandboxStatus {} ms", podDescription(pod),
@@ -305,10 +313,19 @@ public final class KubeRuntimeManager {
         for (String name : actions.containersToStart()) {
             findContainer(pod.getSpec().getContainers(), name).ifPresent(toStart::add);
         }
+        PodVolumes podVolumes = null;
+        if (!toStart.isEmpty()) {
+            try {
+                podVolumes = volumes.await();
+            }
+            catch (VolumeMountException e) {
+                return new SyncOutcome(waiting, started, Optional.empty(), false);
+            }
+        }
         for (Container container : toStart) {
             boolean init = actions.nextInitContainer().map(container.getName()::equals).orElse(false);
             StartResult result = startContainer(pod, container, init, status, sandboxId, sandboxConfig, podIps,
-                    volumes);
+                    podVolumes);
             switch (result) {
                 case StartResult.Started ignored -> started.add(container.getName());
                 case StartResult.Waiting wait -> {

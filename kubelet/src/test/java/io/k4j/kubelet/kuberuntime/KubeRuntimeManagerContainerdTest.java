@@ -27,6 +27,7 @@ import io.k4j.kubelet.cri.v1.PodSandbox;
 import io.k4j.kubelet.cri.v1.PodSandboxFilter;
 import io.k4j.kubelet.podobjects.PodObjectSource;
 import io.k4j.kubelet.prober.ExecResult;
+import io.k4j.kubelet.volume.PendingVolumes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,7 +111,7 @@ class KubeRuntimeManagerContainerdTest {
 
     private static SyncOutcome sync(KubeRuntimeManager manager, Pod pod) {
         PodRuntimeStatus status = manager.podStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default");
-        return manager.syncPod(pod, status, TestPods.noVolumes(pod.getMetadata().getUid()), Set.of());
+        return manager.syncPod(pod, status, PendingVolumes.of(TestPods.noVolumes(pod.getMetadata().getUid())), Set.of());
     }
 
     @Test

@@ -18,12 +18,16 @@ import io.k4j.kubelet.cri.CriException;
 import io.k4j.kubelet.cri.testing.FakeRuntimeService;
 import io.k4j.kubelet.cri.v1.ContainerConfig;
 import io.k4j.kubelet.cri.v1.PodSandboxConfig;
+import io.k4j.kubelet.cri.v1.PodSandboxState;
 import io.k4j.kubelet.podobjects.PodObjectSource;
+import io.k4j.kubelet.volume.PendingVolumes;
+import io.k4j.kubelet.volume.VolumeMountException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -45,7 +49,7 @@ class KubeRuntimeManagerTest {
 
     private SyncOutcome sync(KubeRuntimeManager manager, Pod pod) {
         PodRuntimeStatus status = manager.podStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default");
-        return manager.syncPod(pod, status, TestPods.noVolumes(pod.getMetadata().getUid()), Set.of());
+        return manager.syncPod(pod, status, PendingVolumes.of(TestPods.noVolumes(pod.getMetadata().getUid())), Set.of());
     }
 
     @Test
@@ -79,6 +83,32 @@ class KubeRuntimeManagerTest {
         assertThat(c1.getLabelsMap()).containsEntry(KubeletLabels.CONTAINER_NAME, "c1");
         assertThat(root.resolve("pods-logs/default_web_uid-web/c1")).isDirectory();
         assertThat(events.events()).anyMatch(event -> event.contains("Started container c1"));
+    }
+
+    @Test
+    void theSandboxIsCreatedBeforeTheVolumesAreAwaitedAndNoContainerStartsWhenTheyFailed() {
+        runtime.addPullableImage("busybox:1.36");
+        Pod pod = pod("web", "Always", container("c1", "sleep", "100"));
+        KubeRuntimeManager manager = manager();
+        PodRuntimeStatus status = manager.podStatus("uid-web", "web", "default");
+        List<String> callsBeforeTheVolumes = new ArrayList<>();
+
+        SyncOutcome outcome = manager.syncPod(pod, status, () -> {
+            callsBeforeTheVolumes.addAll(runtime.calls());
+            throw new VolumeMountException(VolumeMountException.FAILED_MOUNT, "configmap \"settings\" not found");
+        }, Set.of());
+
+        assertThat(callsBeforeTheVolumes).contains("RunPodSandbox").doesNotContain("CreateContainer");
+        assertThat(outcome.started()).isEmpty();
+        assertThat(runtime.containers()).isEmpty();
+        assertThat(runtime.sandboxes()).singleElement().satisfies(sandbox ->
+                assertThat(sandbox.getState()).isEqualTo(PodSandboxState.SANDBOX_READY));
+
+        // Once the volumes are there, the next sync starts the container in the sandbox that is already there.
+        outcome = sync(manager, pod);
+
+        assertThat(outcome.started()).containsExactly("c1");
+        assertThat(runtime.sandboxes()).hasSize(1);
     }
 
     @Test
@@ -225,7 +255,7 @@ class KubeRuntimeManagerTest {
     private SyncOutcome syncUnhealthy(KubeRuntimeManager manager, Pod pod) {
         PodRuntimeStatus status = manager.podStatus(pod.getMetadata().getUid(), pod.getMetadata().getName(), "default");
         String unhealthy = status.latest("c1").orElseThrow().id();
-        return manager.syncPod(pod, status, TestPods.noVolumes(pod.getMetadata().getUid()), Set.of(unhealthy));
+        return manager.syncPod(pod, status, PendingVolumes.of(TestPods.noVolumes(pod.getMetadata().getUid())), Set.of(unhealthy));
     }
 
     @Test
