@@ -95,6 +95,7 @@ final class PodStartupBench {
             for (int run = 0; run < singleRuns; run++) {
                 String name = "single-" + run;
                 single.record(startPods(List.of(name), Duration.ofMinutes(2)).get(0));
+                logTimeline(name, created.get(name));
                 deletePods(List.of(name));
             }
             // The first batch after start runs while the JIT compiles the paths a pod start takes through the server (the
@@ -189,14 +190,18 @@ final class PodStartupBench {
         for (String name : names) {
             toBound.record(bound.getOrDefault(name, ready.get(name)) - created.get(name));
             toKubeletStatus.record(kubeletStatus.getOrDefault(name, ready.get(name)) - created.get(name));
-            // Each pod's timeline from the batch's first create, to set beside the server's -v 2 sync lines.
-            log(String.format(Locale.ROOT, "pod-startup: %s created +%d ms, bound +%d ms, first kubelet status +%d ms, Running and Ready +%d ms",
-                    name, (created.get(name) - batchStart) / 1_000_000, (bound.getOrDefault(name, ready.get(name)) - batchStart) / 1_000_000,
-                    (kubeletStatus.getOrDefault(name, ready.get(name)) - batchStart) / 1_000_000, (ready.get(name) - batchStart) / 1_000_000));
+            logTimeline(name, batchStart);
         }
         log("pod-startup: deleting the " + label + " batch");
         deletePods(names);
         return new Batch(started, toBound, toKubeletStatus, serverCpu, loaded);
+    }
+
+    /** A pod's timeline from {@code origin} (a create request's time), to set beside the server's -v 2 sync lines. */
+    private void logTimeline(String name, long origin) {
+        log(String.format(Locale.ROOT, "pod-startup: %s created +%d ms, bound +%d ms, first kubelet status +%d ms, Running and Ready +%d ms",
+                name, (created.get(name) - origin) / 1_000_000, (bound.getOrDefault(name, ready.get(name)) - origin) / 1_000_000,
+                (kubeletStatus.getOrDefault(name, ready.get(name)) - origin) / 1_000_000, (ready.get(name) - origin) / 1_000_000));
     }
 
     /** Creates the pods at once and returns each one's latency (nanoseconds) from its create request to Running+Ready. */
