@@ -3,6 +3,7 @@ package io.k4j.apiserver;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.endpoints.HttpExchange;
 import io.k4j.apiserver.endpoints.UpgradedConnection;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,6 +32,9 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
     /** The largest declared body {@link #respond} reads when the handler did not (see readUnreadSmallBody). */
     private static final long UNREAD_BODY_READ_LIMIT = 64 * 1024;
     private static final int DRAIN_LIMIT_FACTOR = 4;
+    /** Bodies from this size on are streamed rather than collected into one array. */
+    private static final int STREAMED_BODY_MINIMUM = 256 * 1024;
+    private static final int STREAM_BUFFER_BYTES = 64 * 1024;
 
     private final Request request;
     private final Response response;
@@ -157,6 +161,23 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
         try (Blocker.Callback blocker = Blocker.callback()) {
             response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(content), blocker);
             blocker.block();
+        }
+    }
+
+    @Override
+    public void respond(int newStatus, String contentType, int length, BodyWriter body) throws IOException {
+        if (length < STREAMED_BODY_MINIMUM || request.getMethod().equals("HEAD")) {
+            HttpExchange.super.respond(newStatus, contentType, length, body);
+            return;
+        }
+        readUnreadSmallBody();
+        status = newStatus;
+        committed = true;
+        response.setStatus(newStatus);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, Integer.toString(length));
+        try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response), STREAM_BUFFER_BYTES)) {
+            body.writeTo(out);
         }
     }
 

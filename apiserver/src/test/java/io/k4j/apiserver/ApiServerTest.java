@@ -279,6 +279,31 @@ class ApiServerTest {
     }
 
     @Test
+    void aLargeListIsStreamedWholeWithItsLengthOverHttp2AndHttp11() throws Exception {
+        String value = "v".repeat(10_000);
+        for (int i = 0; i < 40; i++) {
+            assertThat(send(admin, "POST", "/api/v1/namespaces/large/configmaps", "application/json", configMap(String.format("cm-%02d", i), value))
+                    .statusCode()).isEqualTo(201);
+        }
+
+        HttpResponse<String> http2 = send(admin, "GET", "/api/v1/namespaces/large/configmaps", null, null);
+        HttpResponse<String> http11 = send(anonymous, "GET", "/api/v1/namespaces/large/configmaps", null, null, "Authorization", "Bearer bob-token");
+
+        for (HttpResponse<String> list : List.of(http2, http11)) {
+            assertThat(list.statusCode()).isEqualTo(200);
+            int length = list.body().getBytes(StandardCharsets.UTF_8).length;
+            // Past the size from which the server streams a body instead of collecting it into one array.
+            assertThat(length).isGreaterThan(256 * 1024);
+            assertThat(list.headers().firstValueAsLong("content-length")).hasValue(length);
+            JsonNode items = json(list).path("items");
+            assertThat(items).hasSize(40);
+            assertThat(items.path(39).path("metadata").path("name").asText()).isEqualTo("cm-39");
+            assertThat(items.path(39).path("data").path("key").asText()).isEqualTo(value);
+        }
+        assertThat(http11.body()).isEqualTo(http2.body());
+    }
+
+    @Test
     void tablesAndYamlAndPartialMetadata() throws Exception {
         send(admin, "POST", "/api/v1/namespaces/default/configmaps", "application/json", configMap("table", "v"));
 

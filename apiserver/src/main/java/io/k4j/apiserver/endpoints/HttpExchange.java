@@ -45,6 +45,43 @@ public interface HttpExchange {
     /** Sends a complete response. */
     void respond(int status, String contentType, byte[] body) throws IOException;
 
+    /** Writes a response body of a length known beforehand. */
+    @FunctionalInterface
+    interface BodyWriter {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /**
+     * Sends a complete response of {@code length} bytes that {@code body} writes. This default collects them into one
+     * array; an exchange over the network streams a large body through a small buffer instead: a fresh array of a large
+     * LIST's size (20 MB for 10,000 pods) lands on heap memory not touched before, and on a virtual machine its page
+     * faults cost more than the rest of the request.
+     */
+    default void respond(int status, String contentType, int length, BodyWriter body) throws IOException {
+        respond(status, contentType, collect(length, body));
+    }
+
+    /** The {@code length} bytes {@code body} writes, in one array. */
+    static byte[] collect(int length, BodyWriter body) throws IOException {
+        byte[] bytes = new byte[length];
+        OutputStream out = new OutputStream() {
+            private int position;
+
+            @Override
+            public void write(int b) {
+                bytes[position++] = (byte) b;
+            }
+
+            @Override
+            public void write(byte[] source, int offset, int count) {
+                System.arraycopy(source, offset, bytes, position, count);
+                position += count;
+            }
+        };
+        body.writeTo(out);
+        return bytes;
+    }
+
     /** Starts a streamed response (chunked); each {@code flush} sends what was written. */
     OutputStream startStream(int status, String contentType) throws IOException;
 

@@ -33,6 +33,7 @@ import io.k4j.apiserver.registry.generic.WatchCache;
 import io.k4j.apiserver.registry.generic.WatchItem;
 import io.k4j.apiserver.registry.generic.WriteResult;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -52,7 +53,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ResourceHandler {
     private static final int MIN_WATCH_TIMEOUT_SECONDS = 1800;
-    private static final byte[] LIST_END = "]}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] EVENT_END = "}\n".getBytes(StandardCharsets.UTF_8);
     /** {@code {"type":"<type>","object":} by event type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR). */
     private static final Map<String, byte[]> EVENT_HEADS = new ConcurrentHashMap<>();
@@ -434,7 +434,8 @@ public final class ResourceHandler {
                     Responses.write(exchange, 200, list, true);
                     return;
                 }
-                exchange.respond(200, "application/json", listBytes(type, listMetadata, result.items()));
+                ListBody body = new ListBody(type, listMetadata, result.items());
+                exchange.respond(200, "application/json", body.length(), body);
             }
             case TABLE -> {
                 TableConverter.IncludeObject include = TableConverter.includeObject(exchange.queryParameter("includeObject"));
@@ -452,34 +453,14 @@ public final class ResourceHandler {
         }
     }
 
-    /**
-     * A list written from the cached bytes of its items, without parsing them again. The body is copied once, into an
-     * array of its exact size: a list of 10,000 pods is about 15 MB, and building it in a growing buffer and copying
-     * that out again doubled both the copying and the garbage of every large LIST.
-     */
+    /** The list's JSON in one array (what {@link ListBody} streams to the network). */
     static byte[] listBytes(ResourceType type, ObjectNode listMetadata, List<CachedObject> items) {
-        byte[] head = ("{\"kind\":\"" + type.listKind() + "\",\"apiVersion\":\"" + type.gvk().apiVersion() + "\",\"metadata\":"
-                + Json.writeString(listMetadata) + ",\"items\":[").getBytes(StandardCharsets.UTF_8);
-        long size = head.length + LIST_END.length + Math.max(items.size() - 1, 0);
-        for (CachedObject item : items) {
-            size += item.json().length;
+        ListBody body = new ListBody(type, listMetadata, items);
+        try {
+            return HttpExchange.collect(body.length(), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        if (size > Integer.MAX_VALUE - 8) {
-            throw StatusException.internalError("the list is too large to send in one response (" + size + " bytes); use limit and continue");
-        }
-        byte[] body = new byte[(int) size];
-        System.arraycopy(head, 0, body, 0, head.length);
-        int position = head.length;
-        for (int i = 0; i < items.size(); i++) {
-            if (i > 0) {
-                body[position++] = ',';
-            }
-            byte[] json = items.get(i).json();
-            System.arraycopy(json, 0, body, position, json.length);
-            position += json.length;
-        }
-        System.arraycopy(LIST_END, 0, body, position, LIST_END.length);
-        return body;
     }
 
     // ---- decoding --------------------------------------------------------------------------------------

@@ -1,0 +1,54 @@
+package io.k4j.apiserver.endpoints;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.k4j.api.codec.Json;
+import io.k4j.api.errors.StatusException;
+import io.k4j.api.resource.ResourceType;
+import io.k4j.apiserver.registry.generic.CachedObject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * A JSON list written from the cached bytes of its items, without parsing them again: the list envelope, then each
+ * item's bytes, comma-separated. Its length is known before a byte is written, so the response can declare it and
+ * stream the body (see {@link HttpExchange#respond(int, String, int, HttpExchange.BodyWriter)}).
+ */
+final class ListBody implements HttpExchange.BodyWriter {
+    private static final byte[] END = "]}".getBytes(StandardCharsets.UTF_8);
+
+    private final byte[] head;
+    private final List<CachedObject> items;
+    private final int length;
+
+    ListBody(ResourceType type, ObjectNode listMetadata, List<CachedObject> items) {
+        this.head = ("{\"kind\":\"" + type.listKind() + "\",\"apiVersion\":\"" + type.gvk().apiVersion() + "\",\"metadata\":"
+                + Json.writeString(listMetadata) + ",\"items\":[").getBytes(StandardCharsets.UTF_8);
+        this.items = items;
+        long size = head.length + END.length + Math.max(items.size() - 1, 0);
+        for (CachedObject item : items) {
+            size += item.json().length;
+        }
+        if (size > Integer.MAX_VALUE - 8) {
+            throw StatusException.internalError("the list is too large to send in one response (" + size + " bytes); use limit and continue");
+        }
+        this.length = (int) size;
+    }
+
+    int length() {
+        return length;
+    }
+
+    @Override
+    public void writeTo(OutputStream out) throws IOException {
+        out.write(head);
+        for (int i = 0; i < items.size(); i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            out.write(items.get(i).json());
+        }
+        out.write(END);
+    }
+}
