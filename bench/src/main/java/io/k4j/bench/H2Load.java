@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -63,12 +64,31 @@ final class H2Load {
     Run post(String path, String body, int requests, int connections, int streams) {
         try {
             Path bodyFile = Files.writeString(work.resolve("h2load-body.json"), body);
+            return run(path, List.of("-H", "Content-Type: application/json", "-d", bodyFile.toString()), requests, connections, streams);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * GETs {@code path} {@code requests} times, one after the other over one connection; each latency runs from the
+     * request to the last byte of its response, which h2load reads and drops.
+     */
+    Run get(String path, int requests) {
+        return run(path, List.of(), requests, 1, 1);
+    }
+
+    private Run run(String path, List<String> requestArguments, int requests, int connections, int streams) {
+        try {
             Path log = work.resolve("h2load-requests.log");
             Files.deleteIfExists(log);
-            List<String> command = Commands.withChildCpu(List.of(executable.toString(),
+            List<String> arguments = new ArrayList<>(List.of(executable.toString(),
                     "-n", Integer.toString(requests), "-c", Integer.toString(connections), "-m", Integer.toString(streams),
-                    "-H", "Authorization: Bearer " + token, "-H", "Content-Type: application/json", "-H", "Accept: application/json",
-                    "-d", bodyFile.toString(), "--log-file=" + log, server.resolve(path).toString()));
+                    "-H", "Authorization: Bearer " + token, "-H", "Accept: application/json"));
+            arguments.addAll(requestArguments);
+            arguments.add("--log-file=" + log);
+            arguments.add(server.resolve(path).toString());
+            List<String> command = Commands.withChildCpu(arguments);
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int exit = process.waitFor();

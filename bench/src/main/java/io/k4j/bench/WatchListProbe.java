@@ -61,7 +61,7 @@ public final class WatchListProbe {
             if (jfr != null) {
                 new ProcessBuilder("jcmd", Long.toString(server.pid()), "JFR.start", "name=probe", "settings=profile", "filename=" + jfr).inheritIO().start().waitFor();
             }
-            Latencies lists = bench.listPods("list", listRepetitions, listSize);
+            Latencies lists = bench.listPods(generator, "list", listRepetitions, listSize);
             System.out.printf(Locale.ROOT, "LIST of %d pods: p50 %.1f ms, best %.1f ms, worst %.1f ms%n", listSize,
                     lists.percentileMillis(50), lists.percentileMillis(0), lists.percentileMillis(100));
             for (int round = 0; round < rounds; round++) {
