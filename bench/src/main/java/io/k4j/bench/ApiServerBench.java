@@ -5,26 +5,31 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
+import java.util.function.Consumer;
 
 /** Measurements against a running apiserver over its public REST API, as any client sees it. */
 final class ApiServerBench {
@@ -219,8 +224,7 @@ final class ApiServerBench {
         for (int i = 0; i <= rounds; i++) {
             delivered[i] = new CountDownLatch(watchers);
         }
-        List<CompletableFuture<HttpResponse<Stream<String>>>> responses = new ArrayList<>();
-        ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor();
+        List<EventLines> streams = new ArrayList<>();
         try {
             for (int watcher = 0; watcher < watchers; watcher++) {
                 ClusterClient client = clients.get(watcher % clients.size());
@@ -228,24 +232,17 @@ final class ApiServerBench {
                                 "/api/v1/namespaces/" + namespace + "/configmaps?watch=true&fieldSelector=metadata.name%3Dfan-out&resourceVersion=" + resourceVersion)))
                         .header("Accept", "application/json")
                         .build();
-                CompletableFuture<HttpResponse<Stream<String>>> response = client.httpClient().sendAsync(request, HttpResponse.BodyHandlers.ofLines());
-                responses.add(response);
-                readers.submit(() -> {
-                    try (Stream<String> lines = response.get(60, TimeUnit.SECONDS).body()) {
-                        lines.forEach(line -> {
-                            int current = round.get();
-                            if (line.contains("\"value\":\"" + current + "\"")) {
-                                if (current > warmUpChanges) {
-                                    delays.add(System.nanoTime() - writeStartedNanos.get());
-                                }
-                                delivered[current].countDown();
-                            }
-                        });
-                    } catch (Exception e) {
-                        // The stream ends when the benchmark cancels it.
+                EventLines lines = new EventLines(line -> {
+                    int current = round.get();
+                    if (line.contains("\"value\":\"" + current + "\"")) {
+                        if (current > warmUpChanges) {
+                            delays.add(System.nanoTime() - writeStartedNanos.get());
+                        }
+                        delivered[current].countDown();
                     }
-                    return null;
                 });
+                streams.add(lines);
+                client.httpClient().sendAsync(request, info -> lines);
             }
             client().require("POST", "/api/v1/namespaces/" + namespace + "/configmaps", PodTemplates.configMap("fan-out", "0"));
             if (!delivered[0].await(120, TimeUnit.SECONDS)) {
@@ -269,13 +266,77 @@ final class ApiServerBench {
                 }
             }
         } finally {
-            // Ends every stream (and its reader) whether the measurement succeeded or not.
-            responses.forEach(response -> response.thenAccept(open -> open.body().close()).cancel(true));
-            readers.shutdownNow();
+            // Ends every stream whether the measurement succeeded or not.
+            streams.forEach(EventLines::cancel);
         }
         Latencies latencies = new Latencies();
         delays.forEach(latencies::record);
         return latencies;
+    }
+
+    /**
+     * A watch's body, split into event lines where its bytes arrive: each line goes to {@code onLine} on the client's
+     * own thread, without the hand-off to a reading thread that {@code BodyHandlers.ofLines()} makes per event: over
+     * four rounds of 1,000 watches this client then took 12–13 s of CPU instead of 17–19 s, more than the server's.
+     */
+    private static final class EventLines implements HttpResponse.BodySubscriber<Void> {
+        private final Consumer<String> onLine;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+        private final CompletableFuture<Void> body = new CompletableFuture<>();
+        private volatile Flow.Subscription subscription;
+        private volatile boolean cancelled;
+
+        EventLines(Consumer<String> onLine) {
+            this.onLine = onLine;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            if (cancelled) {
+                subscription.cancel();
+            } else {
+                subscription.request(Long.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            for (ByteBuffer buffer : buffers) {
+                while (buffer.hasRemaining()) {
+                    byte next = buffer.get();
+                    if (next == '\n') {
+                        onLine.accept(line.toString(StandardCharsets.UTF_8));
+                        line.reset();
+                    } else {
+                        line.write(next);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            body.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(null);
+        }
+
+        @Override
+        public CompletionStage<Void> getBody() {
+            return body;
+        }
+
+        void cancel() {
+            cancelled = true;
+            Flow.Subscription current = subscription;
+            if (current != null) {
+                current.cancel();
+            }
+        }
     }
 
     private String resourceVersionOf(String namespace) {
