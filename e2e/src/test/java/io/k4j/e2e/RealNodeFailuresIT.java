@@ -100,18 +100,20 @@ class RealNodeFailuresIT {
         java.util.regex.Matcher local = java.util.regex.Pattern.compile("http://(127\\.0\\.0\\.1:[0-9]+)").matcher(hosts);
         assertThat(local.find()).as("the local registry in %s", hosts).isTrue();
         String image = local.group(1) + "/library/no-such-image:1.0";
-        create("""
-                apiVersion: v1
-                kind: Pod
-                metadata:
-                  name: unknown-image
-                spec:
-                  containers:
-                  - name: c1
-                    image: %s
-                """.formatted(image));
+        try (Watch reasons = Watch.waitingReasons("unknown-image")) {
+            create("""
+                    apiVersion: v1
+                    kind: Pod
+                    metadata:
+                      name: unknown-image
+                    spec:
+                      containers:
+                      - name: c1
+                        image: %s
+                    """.formatted(image));
 
-        awaitWaitingReasons("unknown-image", "ErrImagePull", "ImagePullBackOff");
+            awaitWaitingReasons(reasons, "ErrImagePull", "ImagePullBackOff");
+        }
         assertThat(kubectl.run("get", "pod", "unknown-image").assertSuccess().stdout())
                 .containsPattern("unknown-image +0/1 +(ImagePullBackOff|ErrImagePull) +0");
         // ImagePullBackOff repeats the pull's error; ErrImagePull (after each back-off) is the error itself.
@@ -129,19 +131,21 @@ class RealNodeFailuresIT {
 
     @Test
     void aCommandThatDoesNotExistIsRunContainerErrorThenCrashLoopBackOff() throws Exception {
-        create("""
-                apiVersion: v1
-                kind: Pod
-                metadata:
-                  name: no-command
-                spec:
-                  containers:
-                  - name: c1
-                    image: busybox:1.35
-                    command: ["/no/such/command"]
-                """);
+        try (Watch reasons = Watch.waitingReasons("no-command")) {
+            create("""
+                    apiVersion: v1
+                    kind: Pod
+                    metadata:
+                      name: no-command
+                    spec:
+                      containers:
+                      - name: c1
+                        image: busybox:1.35
+                        command: ["/no/such/command"]
+                    """);
 
-        awaitWaitingReasons("no-command", "RunContainerError", "CrashLoopBackOff");
+            awaitWaitingReasons(reasons, "RunContainerError", "CrashLoopBackOff");
+        }
         assertThat(kubectl.run("get", "pod", "no-command").assertSuccess().stdout())
                 .containsPattern("no-command +0/1 +(CrashLoopBackOff|RunContainerError) +[1-9]");
         assertThat(waitingMessage("no-command")).startsWith("back-off 10s restarting failed container=c1 pod=no-command_default(");
@@ -156,14 +160,14 @@ class RealNodeFailuresIT {
                 "spec.containers{c1}|Warning|BackOff|Back-off restarting failed container c1 in pod no-command_default("));
     }
 
-    /** Watches the pod's first container until it waits for {@code then}, having waited for {@code first} before. */
-    private static void awaitWaitingReasons(String pod, String first, String then) throws Exception {
-        try (Watch reasons = Watch.of("pod", pod, "{.status.containerStatuses[0].state.waiting.reason}")) {
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> reasons.lines().contains(then));
-            assertThat(reasons.lines().stream().filter(reason -> !reason.isEmpty()).distinct())
-                    .containsSubsequence(first, then);
-        }
+    /**
+     * Waits until the pod's first container waited for {@code first} and after it for {@code then}. The watch, opened
+     * before the pod was created, may still begin after the first {@code first} (kubectl starts slowly on a loaded
+     * machine, and the kubelet reaches ErrImagePull within a second); each back-off then ends in {@code first} again.
+     */
+    private static void awaitWaitingReasons(Watch reasons, String first, String then) {
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                assertThat(reasons.lines().stream().filter(reason -> !reason.isEmpty())).containsSubsequence(first, then));
     }
 
     @Test
@@ -332,6 +336,11 @@ class RealNodeFailuresIT {
             return new Watch(new ProcessBuilder("kubectl", "--kubeconfig=" + server.kubeconfig(), "get", kind,
                     "--field-selector", "metadata.name=" + name, "--watch", "-o", "jsonpath=" + jsonPath + "{\"\\n\"}")
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start());
+        }
+
+        /** The waiting reasons of the first container of the pod {@code name}, which need not exist yet. */
+        static Watch waitingReasons(String name) throws IOException {
+            return of("pod", name, "{.status.containerStatuses[0].state.waiting.reason}");
         }
 
         List<String> lines() {
