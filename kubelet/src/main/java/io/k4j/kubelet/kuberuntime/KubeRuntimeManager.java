@@ -81,6 +81,7 @@ public final class KubeRuntimeManager {
     private final ExecutorService killers = Executors.newVirtualThreadPerTaskExecutor();
     /** Container and sandbox details that cannot change while their state does not: fetched once per state. */
     private final Map<String, ContainerStatus> containerDetails = new ConcurrentHashMap<>();
+    /** The status of each ready sandbox, by id (only ready sandboxes are kept, so the id is the key). */
     private final Map<String, PodSandboxStatus> sandboxDetails = new ConcurrentHashMap<>();
 
     public KubeRuntimeManager(RuntimeService runtime, ImageManager images, ContainerEnvironment environment,
@@ -132,7 +133,7 @@ public final class KubeRuntimeManager {
             sandboxesByPod.computeIfAbsent(uid, key -> new ArrayList<>()).add(new SandboxRuntimeStatus(sandbox.getId(),
                     sandbox.getMetadata().getAttempt(), ready, instant(sandbox.getCreatedAt()), ips));
         }
-        sandboxDetails.keySet().retainAll(liveSandboxes.stream().map(id -> id + "/" + PodSandboxState.SANDBOX_READY).toList());
+        sandboxDetails.keySet().retainAll(liveSandboxes);
         Map<String, List<ContainerRuntimeStatus>> containersByPod = new HashMap<>();
         Set<String> liveContainerKeys = new HashSet<>();
         for (io.k4j.kubelet.cri.v1.Container container : containers) {
@@ -172,8 +173,7 @@ public final class KubeRuntimeManager {
     }
 
     private List<String> sandboxIps(PodSandbox sandbox) {
-        String key = sandbox.getId() + "/" + PodSandboxState.SANDBOX_READY;
-        PodSandboxStatus status = sandboxDetails.get(key);
+        PodSandboxStatus status = sandboxDetails.get(sandbox.getId());
         if (status == null) {
             try {
                 status = runtime.podSandboxStatus(sandbox.getId(), false).getStatus();
@@ -182,7 +182,7 @@ public final class KubeRuntimeManager {
                 return List.of();
             }
             if (status.getState() == PodSandboxState.SANDBOX_READY) {
-                sandboxDetails.put(key, status);
+                sandboxDetails.put(sandbox.getId(), status);
             }
         }
         List<String> ips = new ArrayList<>();
@@ -274,7 +274,7 @@ public final class KubeRuntimeManager {
                 PodSandboxStatus sandboxStatus = runtime.podSandboxStatus(sandboxId, false).getStatus();
                 if (sandboxStatus.getState() == PodSandboxState.SANDBOX_READY) {
                     // The status after this sync reads it from here instead of asking the runtime again.
-                    sandboxDetails.put(sandboxId + "/" + PodSandboxState.SANDBOX_READY, sandboxStatus);
+                    sandboxDetails.put(sandboxId, sandboxStatus);
                 }
                 String ip = sandboxStatus.getNetwork().getIp();
                 podIps = ip.isEmpty() ? List.of() : List.of(ip);
