@@ -151,12 +151,7 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
 
     @Override
     public void respond(int newStatus, String contentType, byte[] content) throws IOException {
-        readUnreadSmallBody();
-        status = newStatus;
-        committed = true;
-        response.setStatus(newStatus);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, Long.toString(content.length));
+        commitComplete(newStatus, contentType, content.length);
         boolean head = request.getMethod().equals("HEAD");
         try (Blocker.Callback blocker = Blocker.callback()) {
             response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(content), blocker);
@@ -170,15 +165,20 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
             HttpExchange.super.respond(newStatus, contentType, length, body);
             return;
         }
+        commitComplete(newStatus, contentType, length);
+        try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response), STREAM_BUFFER_BYTES)) {
+            body.writeTo(out);
+        }
+    }
+
+    /** Starts a complete response of {@code length} bytes: status and headers. */
+    private void commitComplete(int newStatus, String contentType, int length) {
         readUnreadSmallBody();
         status = newStatus;
         committed = true;
         response.setStatus(newStatus);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, Integer.toString(length));
-        try (OutputStream out = new BufferedOutputStream(Content.Sink.asOutputStream(response), STREAM_BUFFER_BYTES)) {
-            body.writeTo(out);
-        }
     }
 
     /**
