@@ -33,7 +33,6 @@ import io.k4j.apiserver.registry.generic.WatchCache;
 import io.k4j.apiserver.registry.generic.WatchItem;
 import io.k4j.apiserver.registry.generic.WriteResult;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -450,16 +449,6 @@ public final class ResourceHandler {
                 exchange.respond(200, "application/json;as=PartialObjectMetadataList;v=" + representation.tableVersion() + ";g=meta.k8s.io",
                         Json.write(TableConverter.partialObjectMetadataList(objects, representation.tableVersion(), listMetadata)));
             }
-        }
-    }
-
-    /** The list's JSON in one array (what {@link ListBody} streams to the network). */
-    static byte[] listBytes(ResourceType type, ObjectNode listMetadata, List<CachedObject> items) {
-        ListBody body = new ListBody(type, listMetadata, items);
-        try {
-            return HttpExchange.collect(body.length(), body);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
