@@ -45,8 +45,8 @@ final class ApiServerBench {
 
     /**
      * A bench over {@code count} clients of the cluster in {@code kubeconfig}, each connected before any concurrent
-     * use: the JDK client opens a connection per request while it has none (see {@link #watchFanOut}, which connects
-     * them again).
+     * use: the JDK client opens a connection per request while it has none (see {@link JdkWatchStreams}, which
+     * connects them again).
      */
     static ApiServerBench connect(Path kubeconfig, int count) {
         List<ClusterClient> clients = new ArrayList<>();
@@ -208,13 +208,10 @@ final class ApiServerBench {
      * {@code changes} updates one at a time and records, for every watcher and each of the latter, how long after the
      * write started its event arrived. The warm-up changes are not recorded: the first changes after the watches open
      * measure the JIT compiling the server's and this client's event paths, not the steady state upstream's watch
-     * latency SLI describes.
+     * latency SLI describes. The watches are opened on {@code streams}, which this closes.
      */
-    Latencies watchFanOut(String namespace, int watchers, int warmUpChanges, int changes) throws Exception {
+    Latencies watchFanOut(WatchStreams streams, String namespace, int watchers, int warmUpChanges, int changes) throws Exception {
         int rounds = warmUpChanges + changes;
-        // Each client connected first: the JDK client closes an HTTP/2 connection idle for 30 s, and without a
-        // connection it opens one per request, so a thousand watches at once made as many TLS handshakes.
-        clients.forEach(client -> client.require("GET", "/version", null));
         // Watch from before the create: every watcher then sees the create first, which proves it is connected.
         String resourceVersion = resourceVersionOf(namespace);
         AtomicLong writeStartedNanos = new AtomicLong();
@@ -224,15 +221,10 @@ final class ApiServerBench {
         for (int i = 0; i <= rounds; i++) {
             delivered[i] = new CountDownLatch(watchers);
         }
-        List<EventLines> streams = new ArrayList<>();
-        try {
+        try (streams) {
+            String path = "/api/v1/namespaces/" + namespace + "/configmaps?watch=true&fieldSelector=metadata.name%3Dfan-out&resourceVersion=" + resourceVersion;
             for (int watcher = 0; watcher < watchers; watcher++) {
-                ClusterClient client = clients.get(watcher % clients.size());
-                HttpRequest request = HttpRequest.newBuilder(client.server().resolve(URI.create(
-                                "/api/v1/namespaces/" + namespace + "/configmaps?watch=true&fieldSelector=metadata.name%3Dfan-out&resourceVersion=" + resourceVersion)))
-                        .header("Accept", "application/json")
-                        .build();
-                EventLines lines = new EventLines(line -> {
+                streams.open(path, line -> {
                     int current = round.get();
                     if (line.contains("\"value\":\"" + current + "\"")) {
                         if (current > warmUpChanges) {
@@ -241,8 +233,6 @@ final class ApiServerBench {
                         delivered[current].countDown();
                     }
                 });
-                streams.add(lines);
-                client.httpClient().sendAsync(request, info -> lines);
             }
             client().require("POST", "/api/v1/namespaces/" + namespace + "/configmaps", PodTemplates.configMap("fan-out", "0"));
             if (!delivered[0].await(120, TimeUnit.SECONDS)) {
@@ -265,78 +255,20 @@ final class ApiServerBench {
                     throw new IllegalStateException("change " + change + " reached only " + (watchers - delivered[change].getCount()) + " watchers");
                 }
             }
-        } finally {
-            // Ends every stream whether the measurement succeeded or not.
-            streams.forEach(EventLines::cancel);
         }
         Latencies latencies = new Latencies();
         delays.forEach(latencies::record);
         return latencies;
     }
 
-    /**
-     * A watch's body, split into event lines where its bytes arrive: each line goes to {@code onLine} on the client's
-     * own thread, without the hand-off to a reading thread that {@code BodyHandlers.ofLines()} makes per event: over
-     * four rounds of 1,000 watches this client then took 12–13 s of CPU instead of 17–19 s, more than the server's.
-     */
-    private static final class EventLines implements HttpResponse.BodySubscriber<Void> {
-        private final Consumer<String> onLine;
-        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
-        private final CompletableFuture<Void> body = new CompletableFuture<>();
-        private volatile Flow.Subscription subscription;
-        private volatile boolean cancelled;
+    /** Watch streams over this bench's JDK clients. */
+    WatchStreams jdkWatchStreams() {
+        return new JdkWatchStreams(clients);
+    }
 
-        EventLines(Consumer<String> onLine) {
-            this.onLine = onLine;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            if (cancelled) {
-                subscription.cancel();
-            } else {
-                subscription.request(Long.MAX_VALUE);
-            }
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> buffers) {
-            for (ByteBuffer buffer : buffers) {
-                while (buffer.hasRemaining()) {
-                    byte next = buffer.get();
-                    if (next == '\n') {
-                        onLine.accept(line.toString(StandardCharsets.UTF_8));
-                        line.reset();
-                    } else {
-                        line.write(next);
-                    }
-                }
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            body.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            body.complete(null);
-        }
-
-        @Override
-        public CompletionStage<Void> getBody() {
-            return body;
-        }
-
-        void cancel() {
-            cancelled = true;
-            Flow.Subscription current = subscription;
-            if (current != null) {
-                current.cancel();
-            }
-        }
+    /** Watch streams over {@code connections} connections of Jetty's HTTP/2 client, with this bench's credentials. */
+    WatchStreams http2WatchStreams(int connections) {
+        return new Http2WatchStreams(client().server(), client().httpClient().sslContext(), connections);
     }
 
     private String resourceVersionOf(String namespace) {

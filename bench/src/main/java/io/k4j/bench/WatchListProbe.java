@@ -3,6 +3,7 @@ package io.k4j.bench;
 import io.k4j.e2e.K4jServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -11,7 +12,8 @@ import java.util.UUID;
  * server on the embedded store, {@code --preload} pods created first (the full suite has ~70,000 before these
  * measurements), a LIST of {@code --list} pods repeated, then the watch fan-out repeated {@code --rounds} times.
  * Prints one line per measurement; appends nothing. Usage: {@code java -cp bench/target/k4j-bench.jar:bench/target/lib/*
- * io.k4j.bench.WatchListProbe [--preload N] [--list N] [--watchers N] [--rounds N] [--lists N]}; with
+ * io.k4j.bench.WatchListProbe [--preload N] [--list N] [--watchers N] [--rounds N] [--lists N] [--jdk-client]}
+ * (the fan-out's watches over the JDK HttpClient instead of Jetty's HTTP/2 client); with
  * {@code -Dprobe.jfr=FILE} the server records a JFR profile (settings=profile) over the LISTs and fan-outs. Later
  * fan-out rounds share the server with the ended watches of earlier ones until the server notices them closed.
  */
@@ -24,6 +26,7 @@ public final class WatchListProbe {
         int watchers = 1_000;
         int rounds = 3;
         int listRepetitions = 10;
+        boolean jdkClient = false;
         for (int i = 0; i < arguments.length; i++) {
             switch (arguments[i]) {
                 case "--preload" -> preload = Integer.parseInt(arguments[++i]);
@@ -31,6 +34,7 @@ public final class WatchListProbe {
                 case "--watchers" -> watchers = Integer.parseInt(arguments[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(arguments[++i]);
                 case "--lists" -> listRepetitions = Integer.parseInt(arguments[++i]);
+                case "--jdk-client" -> jdkClient = true;
                 default -> throw new IllegalArgumentException("unknown argument " + arguments[i]);
             }
         }
@@ -67,9 +71,15 @@ public final class WatchListProbe {
             for (int round = 0; round < rounds; round++) {
                 String namespace = "watch-" + round;
                 bench.createNamespace(namespace);
-                Latencies watch = bench.watchFanOut(namespace, watchers, 3, 20);
-                System.out.printf(Locale.ROOT, "watch fan-out %d to %d watchers: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", round, watchers,
-                        watch.percentileMillis(50), watch.percentileMillis(99), watch.percentileMillis(100));
+                long started = System.nanoTime();
+                Duration clientCpu = ProcessCpu.total(ProcessHandle.current().pid());
+                Duration serverCpu = ProcessCpu.total(server.pid());
+                WatchStreams streams = jdkClient ? bench.jdkWatchStreams() : bench.http2WatchStreams(16);
+                String client = streams.description();
+                Latencies watch = bench.watchFanOut(streams, namespace, watchers, 3, 20);
+                System.out.printf(Locale.ROOT, "watch fan-out %d to %d watchers (%s): p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.1f s, CPU client %.1f s, server %.1f s%n",
+                        round, watchers, client, watch.percentileMillis(50), watch.percentileMillis(99), watch.percentileMillis(100), (System.nanoTime() - started) / 1e9,
+                        ProcessCpu.total(ProcessHandle.current().pid()).minus(clientCpu).toMillis() / 1e3, ProcessCpu.total(server.pid()).minus(serverCpu).toMillis() / 1e3);
             }
             if (jfr != null) {
                 new ProcessBuilder("jcmd", Long.toString(server.pid()), "JFR.stop", "name=probe").inheritIO().start().waitFor();
