@@ -15,6 +15,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -26,6 +28,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.thread.Invocable;
 
 /** An {@link HttpExchange} over a Jetty request and response, with blocking I/O. Not thread-safe. */
 final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorder {
@@ -206,6 +209,24 @@ final class JettyExchange implements HttpExchange, RequestPipeline.StatusRecorde
         response.setStatus(newStatus);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         return Content.Sink.asOutputStream(response);
+    }
+
+    @Override
+    public Optional<NonBlockingStream> startNonBlockingStream(int newStatus, String contentType) throws IOException {
+        // The headers go out now, as a watch's first flush sends them: a client waits for them before any event.
+        startStream(newStatus, contentType).flush();
+        return Optional.of(new NonBlockingStream() {
+            @Override
+            public void send(byte[] bytes, Consumer<Throwable> done) {
+                // NON_BLOCKING: the continuation only queues the next write, so Jetty may run it on its selector thread.
+                response.write(false, ByteBuffer.wrap(bytes), Callback.from(Invocable.InvocationType.NON_BLOCKING, () -> done.accept(null), done));
+            }
+
+            @Override
+            public void onClientGone(Consumer<Throwable> onFailure) {
+                request.addFailureListener(onFailure);
+            }
+        });
     }
 
     @Override

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * One HTTP request and its response, independent of the HTTP server, so the API logic can be exercised without
@@ -84,6 +86,30 @@ public interface HttpExchange {
 
     /** Starts a streamed response (chunked); each {@code flush} sends what was written. */
     OutputStream startStream(int status, String contentType) throws IOException;
+
+    /**
+     * A streamed response that any thread may send to without waiting for the network: a watch then needs no thread
+     * of its own woken for each event. One send at a time: the next only after the previous one's {@code done} ran.
+     */
+    interface NonBlockingStream {
+        /**
+         * Sends {@code bytes} (not modified afterwards) and runs {@code done} with null once they were written, or
+         * with the failure; on the calling thread when they could be written at once.
+         */
+        void send(byte[] bytes, Consumer<Throwable> done);
+
+        /** Runs {@code onFailure} once if the client resets or abandons the stream before the response ends. */
+        void onClientGone(Consumer<Throwable> onFailure);
+    }
+
+    /**
+     * Starts a streamed response as {@link #startStream} does, sent without blocking, or answers empty and starts
+     * nothing when this exchange can only send with blocking writes. The response ends when the handling thread
+     * returns, which must wait for the last send's {@code done} first.
+     */
+    default Optional<NonBlockingStream> startNonBlockingStream(int status, String contentType) throws IOException {
+        return Optional.empty();
+    }
 
     /** Whether a response was started (a later error can then no longer be sent as a Status). */
     boolean committed();

@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -63,6 +64,8 @@ public final class ResourceHandler {
     private final Optional<StrategicMergePatcher> strategicMergePatcher;
     private final LongRunningListener longRunning;
     private final Duration bookmarkInterval;
+    /** The last watch event line encoded, for the next watcher of the same change (see encodeEvent). */
+    private volatile EncodedEvent lastEncodedEvent;
 
     public ResourceHandler(StoreRegistry registry, List<CreateOnlyResource> createOnlyResources, Optional<UnknownFieldDetector> unknownFields,
             Optional<StrategicMergePatcher> strategicMergePatcher, LongRunningListener longRunning, Duration bookmarkInterval) {
@@ -298,40 +301,17 @@ public final class ResourceHandler {
         }
         longRunning.started(info);
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-        long nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
-        try (OutputStream out = exchange.startStream(200, contentType)) {
-            out.flush();
-            while (true) {
-                long now = System.nanoTime();
-                if (now >= deadline) {
-                    break;
-                }
-                if (options.allowWatchBookmarks() && now >= nextBookmark) {
-                    watcher.requestBookmark();
-                    nextBookmark = now + bookmarkInterval.toNanos();
-                }
-                long waitNanos = Math.min(deadline - now, options.allowWatchBookmarks() ? Math.max(nextBookmark - now, 1) : deadline - now);
-                WatchItem item = watcher.poll(Duration.ofNanos(waitNanos));
-                if (item == null) {
-                    continue;
-                }
-                boolean ended = false;
-                do {
-                    switch (item) {
-                        case WatchItem.Event event -> out.write(eventLine(event.type().name(), encodeWatchObject(store, event.object(), representation)));
-                        case WatchItem.Bookmark bookmark -> {
-                            if (options.allowWatchBookmarks()) {
-                                out.write(eventLine("BOOKMARK", bookmark(store.type(), bookmark)));
-                            }
-                        }
-                        case WatchItem.Ended end -> ended = true;
-                    }
-                    item = ended ? null : watcher.poll(Duration.ZERO);
-                } while (item != null);
-                out.flush();
-                if (ended) {
-                    break;
-                }
+        Function<WatchItem, byte[]> encoder = item -> switch (item) {
+            case WatchItem.Event event -> encodeEvent(store, event, representation);
+            case WatchItem.Bookmark bookmark -> options.allowWatchBookmarks() ? eventLine("BOOKMARK", bookmark(store.type(), bookmark)) : null;
+            case WatchItem.Ended end -> null;
+        };
+        try {
+            Optional<HttpExchange.NonBlockingStream> stream = exchange.startNonBlockingStream(200, contentType);
+            if (stream.isPresent()) {
+                new WatchSender(watcher, stream.get(), encoder).serve(deadline, options.allowWatchBookmarks() ? bookmarkInterval : null);
+            } else {
+                serveBlocking(exchange.startStream(200, contentType), watcher, encoder, deadline, options.allowWatchBookmarks());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -342,6 +322,65 @@ public final class ResourceHandler {
             longRunning.ended(info);
         }
     }
+
+    /** Serves a watch over a stream that blocks while it writes, on this thread, which waits for each event. */
+    private void serveBlocking(OutputStream stream, WatchCache.Watcher watcher, Function<WatchItem, byte[]> encoder, long deadline, boolean bookmarks)
+            throws IOException, InterruptedException {
+        long nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
+        try (OutputStream out = stream) {
+            out.flush();
+            while (true) {
+                long now = System.nanoTime();
+                if (now >= deadline) {
+                    break;
+                }
+                if (bookmarks && now >= nextBookmark) {
+                    watcher.requestBookmark();
+                    nextBookmark = now + bookmarkInterval.toNanos();
+                }
+                long waitNanos = Math.min(deadline - now, bookmarks ? Math.max(nextBookmark - now, 1) : deadline - now);
+                WatchItem item = watcher.poll(Duration.ofNanos(waitNanos));
+                if (item == null) {
+                    continue;
+                }
+                boolean ended = false;
+                do {
+                    if (item instanceof WatchItem.Ended) {
+                        ended = true;
+                    } else {
+                        byte[] line = encoder.apply(item);
+                        if (line != null) {
+                            out.write(line);
+                        }
+                    }
+                    item = ended ? null : watcher.pollNow();
+                } while (item != null);
+                out.flush();
+                if (ended) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * An event's line. Every watcher of a change in plain JSON gets the same bytes, so the last line encoded is kept
+     * and handed to the next watcher of the same object and type: a change to a thousand watchers is encoded once.
+     */
+    private byte[] encodeEvent(GenericStore store, WatchItem.Event event, Representation representation) {
+        if (representation.kind() != Representation.Kind.OBJECT) {
+            return eventLine(event.type().name(), encodeWatchObject(store, event.object(), representation));
+        }
+        EncodedEvent last = lastEncodedEvent;
+        if (last != null && last.object() == event.object() && last.type() == event.type()) {
+            return last.line();
+        }
+        byte[] line = eventLine(event.type().name(), event.object().json());
+        lastEncodedEvent = new EncodedEvent(event.object(), event.type(), line);
+        return line;
+    }
+
+    private record EncodedEvent(CachedObject object, WatchItem.EventType type, byte[] line) {}
 
     private static byte[] eventLine(String type, byte[] object) {
         // One array of the exact size: every watcher of a change writes its own line, so a growing buffer copied out

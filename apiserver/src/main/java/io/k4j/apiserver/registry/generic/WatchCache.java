@@ -53,6 +53,9 @@ public final class WatchCache implements AutoCloseable {
 
     /** At most this many earlier states are kept for paged lists; the oldest goes first. */
     private static final int MAX_PAGED_STATES = 256;
+    private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+    /** Ready listeners to run per thread at least before a change's notifications are spread over threads. */
+    private static final int MIN_NOTIFY_SLICE = 64;
 
     private final String prefix;
     private final KeyValueStore storage;
@@ -463,6 +466,7 @@ public final class WatchCache implements AutoCloseable {
 
     private void apply(List<Decoded> changes) {
         List<Watcher> ended = new ArrayList<>();
+        List<Watcher> woken = new ArrayList<>();
         lock.writeLock().lock();
         try {
             PersistentSortedMap<CachedObject> state = objects;
@@ -485,8 +489,14 @@ public final class WatchCache implements AutoCloseable {
                 revision = Math.max(revision, change.revision());
                 for (Watcher watcher : watchers) {
                     WatchItem item = watcher.itemFor(event);
-                    if (item != null && !watcher.offer(item)) {
+                    if (item == null) {
+                        continue;
+                    }
+                    if (!watcher.offer(item)) {
                         ended.add(watcher);
+                    } else if (watcher.readyListener != null && !watcher.woken) {
+                        watcher.woken = true;
+                        woken.add(watcher);
                     }
                 }
             }
@@ -496,9 +506,29 @@ public final class WatchCache implements AutoCloseable {
         } finally {
             lock.writeLock().unlock();
         }
+        woken.forEach(watcher -> watcher.woken = false);
+        notifyReady(woken);
         for (Watcher watcher : ended) {
             LOG.info("ending a watch on {}: the client does not keep up", prefix);
             watcher.end();
+        }
+    }
+
+    /**
+     * Runs the ready listeners of {@code woken}, outside the lock, as a listener writes to the network: a few on this
+     * thread, a long list in one slice per processor on virtual threads, so that a change to a thousand watchers
+     * neither holds up the cache's next changes (and the writers waiting for them) nor uses one core only.
+     */
+    private static void notifyReady(List<Watcher> woken) {
+        int slices = Math.min(PROCESSORS, woken.size() / MIN_NOTIFY_SLICE);
+        if (slices <= 1) {
+            woken.forEach(Watcher::notifyReady);
+            return;
+        }
+        int sliceSize = (woken.size() + slices - 1) / slices;
+        for (int from = 0; from < woken.size(); from += sliceSize) {
+            List<Watcher> slice = woken.subList(from, Math.min(from + sliceSize, woken.size()));
+            Thread.ofVirtual().name("watch-notify").start(() -> slice.forEach(Watcher::notifyReady));
         }
     }
 
@@ -558,17 +588,31 @@ public final class WatchCache implements AutoCloseable {
     }
 
     /**
-     * One client's watch: a queue of items the serving thread drains. Ended when the client falls more than the
+     * One client's watch: a queue of items the serving thread drains, either blocking in {@link #poll} or, with a
+     * {@linkplain #onReady ready listener}, when told that items arrived. Ended when the client falls more than the
      * queue capacity behind (as upstream ends slow watchers) or the cache reloads. Thread-safe.
      */
     public final class Watcher implements AutoCloseable {
         private final LinkedBlockingQueue<WatchItem> queue = new LinkedBlockingQueue<>();
         private final Predicate<CachedObject> filter;
         private final long afterRevision;
+        private volatile Runnable readyListener;
+        /** Whether this watcher is on the list of the running {@link #apply} to notify; only apply's thread uses it. */
+        private boolean woken;
 
         private Watcher(Predicate<CachedObject> filter, long afterRevision) {
             this.filter = filter;
             this.afterRevision = afterRevision;
+        }
+
+        /** The next item if one is queued, else null; never waits. */
+        public WatchItem pollNow() {
+            return queue.poll();
+        }
+
+        /** Whether an item is queued. */
+        public boolean hasQueued() {
+            return !queue.isEmpty();
         }
 
         /** The next item, or null when none arrives within {@code timeout}. */
@@ -576,16 +620,32 @@ public final class WatchCache implements AutoCloseable {
             return queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
         }
 
+        /**
+         * Runs {@code listener} whenever items were queued, on the thread that queued them and never under the cache's
+         * lock, and once now: the listener drains with {@code poll(Duration.ZERO)}. A serving thread then needs not wait
+         * in {@link #poll} for every event; with a thousand watchers, waking a thread for each costs more than the
+         * event's write.
+         */
+        public void onReady(Runnable listener) {
+            readyListener = requireNonNull(listener, "listener is null");
+            listener.run();
+        }
+
         /** Queues a bookmark at the cache's revision behind the events already queued. */
         public void requestBookmark() {
+            boolean queued = false;
             lock.writeLock().lock();
             try {
                 if (watchers.contains(this)) {
                     // A watch from a revision the cache has not reached yet is already known to be that far.
                     queue.add(new WatchItem.Bookmark(Math.max(revision, afterRevision), false));
+                    queued = true;
                 }
             } finally {
                 lock.writeLock().unlock();
+            }
+            if (queued) {
+                notifyReady();
             }
         }
 
@@ -609,6 +669,14 @@ public final class WatchCache implements AutoCloseable {
 
         private void end() {
             queue.add(new WatchItem.Ended());
+            notifyReady();
+        }
+
+        private void notifyReady() {
+            Runnable listener = readyListener;
+            if (listener != null) {
+                listener.run();
+            }
         }
 
         /** The item this watcher sees for an event: a change of whether an object matches is an ADDED or DELETED. */
