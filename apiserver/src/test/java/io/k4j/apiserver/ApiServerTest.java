@@ -359,6 +359,30 @@ class ApiServerTest {
         reader.get(10, TimeUnit.SECONDS);
     }
 
+    @Test
+    void aWatchTheClientResetsEndsOnTheServerWithoutWaitingForAnEvent() throws Exception {
+        send(admin, "POST", "/apis/apps/v1/namespaces/reset/deployments", "application/json",
+                "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"d\"}}}}");
+        HttpRequest watchRequest = HttpRequest.newBuilder(URI.create(base + "/apis/apps/v1/namespaces/reset/deployments?watch=true&resourceVersion=0")).build();
+        HttpResponse<java.io.InputStream> watch = admin.send(watchRequest, HttpResponse.BodyHandlers.ofInputStream());
+        BufferedReader lines = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8));
+        assertThat(Json.mapper().readTree(lines.readLine()).path("type").asText()).isEqualTo("ADDED");
+        assertThat(watchingDeployments()).isEqualTo(1);
+
+        // Closing the body resets the HTTP/2 stream; no change follows that a write could fail on.
+        watch.body().close();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> watchingDeployments() == 0);
+    }
+
+    /** The deployments watches the server is serving, from its longrunning gauge. */
+    private static int watchingDeployments() throws Exception {
+        return send(admin, "GET", "/metrics", null, null).body().lines()
+                .filter(line -> line.startsWith("apiserver_longrunning_requests{") && line.contains("resource=\"deployments\"") && line.contains("verb=\"WATCH\""))
+                .mapToInt(line -> (int) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
     private static List<JsonNode> changes(List<JsonNode> events) {
         synchronized (events) {
             return events.stream().filter(event -> !event.path("type").asText().equals("BOOKMARK")).toList();
