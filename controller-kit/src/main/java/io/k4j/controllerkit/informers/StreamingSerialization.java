@@ -2,6 +2,7 @@ package io.k4j.controllerkit.informers;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.JsonParserSequence;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.k4j.api.codec.Json;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -40,12 +42,17 @@ public final class StreamingSerialization extends KubernetesSerialization {
     private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
     public StreamingSerialization(boolean dropManagedFields) {
-        this(new ObjectMapper(), dropManagedFields, Optional.empty());
+        this(newMapper(), dropManagedFields, Optional.empty());
     }
 
     /** @param sharedDecoding shared only by serializations with the same {@code dropManagedFields} */
     public StreamingSerialization(boolean dropManagedFields, SharedEventDecoding sharedDecoding) {
-        this(new ObjectMapper(), dropManagedFields, Optional.of(sharedDecoding));
+        this(newMapper(), dropManagedFields, Optional.of(sharedDecoding));
+    }
+
+    /** A plain mapper whose buffers come from a pool all threads share (see {@link Json#BUFFERS}). */
+    private static ObjectMapper newMapper() {
+        return new ObjectMapper(JsonFactory.builder().recyclerPool(Json.BUFFERS).build());
     }
 
     private StreamingSerialization(ObjectMapper mapper, boolean dropManagedFields, Optional<SharedEventDecoding> sharedDecoding) {
