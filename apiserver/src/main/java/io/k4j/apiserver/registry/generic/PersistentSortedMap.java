@@ -67,11 +67,22 @@ final class PersistentSortedMap<V> implements Iterable<Map.Entry<String, V>> {
 
     /** This map without {@code key} (this map itself when the key is absent). */
     PersistentSortedMap<V> remove(String key) {
+        return change(key, null).map();
+    }
+
+    /** A map after one change, and the value the change replaced (null when the key was absent). */
+    record Changed<V>(PersistentSortedMap<V> map, V previous) {}
+
+    /**
+     * This map with {@code key} mapped to {@code value}, or without it when {@code value} is null, and the value that
+     * was there: one descent, where a {@link #get} before a {@link #put} or {@link #remove} walks the path twice or
+     * three times (the watch cache does this for every change it applies).
+     */
+    Changed<V> change(String key, V value) {
         requireNonNull(key, "key is null");
-        if (get(key) == null) {
-            return this;
-        }
-        return new PersistentSortedMap<>(delete(root, key));
+        Replaced<V> replaced = new Replaced<>();
+        Node<V> changed = value == null ? deleteIfPresent(root, key, replaced) : insert(root, key, value, replaced);
+        return new Changed<>(changed == root ? this : new PersistentSortedMap<>(changed), replaced.value);
     }
 
     /** How many keys are {@code >= from} and {@code < toExclusive}. */
@@ -110,29 +121,45 @@ final class PersistentSortedMap<V> implements Iterable<Map.Entry<String, V>> {
     }
 
     private static <V> Node<V> insert(Node<V> node, String key, V value) {
+        return insert(node, key, value, new Replaced<>());
+    }
+
+    private static <V> Node<V> insert(Node<V> node, String key, V value, Replaced<V> replaced) {
         if (node == null) {
             return new Node<>(key, value, null, null);
         }
         int comparison = key.compareTo(node.key);
         if (comparison == 0) {
+            replaced.value = node.value;
             return new Node<>(key, value, node.left, node.right);
         }
         if (comparison < 0) {
-            return balance(node.key, node.value, insert(node.left, key, value), node.right);
+            return balance(node.key, node.value, insert(node.left, key, value, replaced), node.right);
         }
-        return balance(node.key, node.value, node.left, insert(node.right, key, value));
+        return balance(node.key, node.value, node.left, insert(node.right, key, value, replaced));
     }
 
-    /** Deletes a key known to be present. */
-    private static <V> Node<V> delete(Node<V> node, String key) {
+    /** Deletes {@code key}; the same node when it is absent below {@code node}. */
+    private static <V> Node<V> deleteIfPresent(Node<V> node, String key, Replaced<V> replaced) {
+        if (node == null) {
+            return null;
+        }
         int comparison = key.compareTo(node.key);
         if (comparison < 0) {
-            return balance(node.key, node.value, delete(node.left, key), node.right);
+            Node<V> left = deleteIfPresent(node.left, key, replaced);
+            return left == node.left ? node : balance(node.key, node.value, left, node.right);
         }
         if (comparison > 0) {
-            return balance(node.key, node.value, node.left, delete(node.right, key));
+            Node<V> right = deleteIfPresent(node.right, key, replaced);
+            return right == node.right ? node : balance(node.key, node.value, node.left, right);
         }
+        replaced.value = node.value;
         return glue(node.left, node.right);
+    }
+
+    /** The value a change replaced, set on the way down. */
+    private static final class Replaced<V> {
+        private V value;
     }
 
     /** Joins two balanced subtrees whose keys are all ordered, left before right, by lifting the larger side's edge node. */

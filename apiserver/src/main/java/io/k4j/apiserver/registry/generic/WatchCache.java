@@ -471,8 +471,9 @@ public final class WatchCache implements AutoCloseable {
         try {
             PersistentSortedMap<CachedObject> state = objects;
             for (Decoded change : changes) {
-                CachedObject previous = state.get(change.key());
-                state = change.deleted() ? state.remove(change.key()) : state.put(change.key(), change.object());
+                PersistentSortedMap.Changed<CachedObject> changed = state.change(change.key(), change.deleted() ? null : change.object());
+                CachedObject previous = changed.previous();
+                state = changed.map();
                 if (change.deleted()) {
                     pendingDeletes.remove(change.key());
                 }

@@ -42,6 +42,32 @@ class PersistentSortedMapTest {
     }
 
     @Test
+    void aChangeReportsTheValueItReplacedAsATreeMapDoes() {
+        Random random = new Random(7);
+        PersistentSortedMap<Integer> map = PersistentSortedMap.empty();
+        TreeMap<String, Integer> expected = new TreeMap<>();
+        for (int step = 0; step < 20_000; step++) {
+            String key = "/registry/pods/ns-" + random.nextInt(5) + "/pod-" + random.nextInt(2_000);
+            boolean remove = random.nextInt(3) == 0;
+            PersistentSortedMap<Integer> before = map;
+            PersistentSortedMap.Changed<Integer> changed = map.change(key, remove ? null : step);
+            Integer previous = remove ? expected.remove(key) : expected.put(key, step);
+            assertThat(changed.previous()).isEqualTo(previous);
+            if (remove && previous == null) {
+                assertThat(changed.map()).as("removing an absent key changes nothing").isSameAs(before);
+            }
+            map = changed.map();
+            if (step % 1_000 == 0) {
+                map.checkInvariants();
+                assertThat(before.get(key)).as("the map before the change is kept").isEqualTo(previous);
+            }
+        }
+        map.checkInvariants();
+
+        assertThat(entries(map.iterator())).isEqualTo(expected.entrySet().stream().map(entry -> Map.entry(entry.getKey(), entry.getValue())).toList());
+    }
+
+    @Test
     void sortedInsertsAndRemovalsStayBalanced() {
         PersistentSortedMap<String> map = PersistentSortedMap.empty();
         for (int i = 0; i < 10_000; i++) {
