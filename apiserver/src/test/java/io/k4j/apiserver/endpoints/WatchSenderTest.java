@@ -17,9 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -120,6 +124,52 @@ class WatchSenderTest {
 
         served.get(10, TimeUnit.SECONDS);
         assertThat(stream.sent).extracting(bytes -> new String(bytes, StandardCharsets.UTF_8)).containsExactly("a\n");
+    }
+
+    @Test
+    void everyEventArrivesWhenSendsCompleteAtOnceOrLaterOnOtherThreads() throws Exception {
+        int events = 2_000;
+        ExecutorService completions = Executors.newFixedThreadPool(2);
+        AtomicInteger sends = new AtomicInteger();
+        List<String> received = new CopyOnWriteArrayList<>();
+        HttpExchange.NonBlockingStream stream = new HttpExchange.NonBlockingStream() {
+            @Override
+            public void send(byte[] bytes, Consumer<Throwable> done) {
+                received.addAll(List.of(new String(bytes, StandardCharsets.UTF_8).split("\n")));
+                // Every third send completes on another thread, as Jetty completes a write that had to wait.
+                if (sends.incrementAndGet() % 3 == 0) {
+                    completions.execute(() -> done.accept(null));
+                } else {
+                    done.accept(null);
+                }
+            }
+
+            @Override
+            public void onClientGone(Consumer<Throwable> onFailure) {}
+        };
+        WatchCache.Watcher watcher = cache.watchFrom(cache.revision(), object -> true);
+        WatchSender sender = new WatchSender(watcher, stream, item -> item instanceof WatchItem.Event event
+                ? (event.object().name() + "\n").getBytes(StandardCharsets.UTF_8)
+                : null);
+        Thread owner = Thread.ofVirtual().start(() -> {
+            try {
+                sender.serve(System.nanoTime() + Duration.ofSeconds(60).toNanos(), null);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            for (int i = 0; i < events; i++) {
+                storage.create(PREFIX + "default/e" + i, new byte[] {'x'}, Lease.NONE);
+            }
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == events);
+            assertThat(received).containsExactlyElementsOf(IntStream.range(0, events).mapToObj(i -> "e" + i).toList());
+        } finally {
+            owner.interrupt();
+            watcher.close();
+            completions.shutdownNow();
+        }
     }
 
     /** Serves a watch from the cache's current revision on a thread of its own, until serve returns. */
