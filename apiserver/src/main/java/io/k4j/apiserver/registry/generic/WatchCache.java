@@ -467,9 +467,11 @@ public final class WatchCache implements AutoCloseable {
     private void apply(List<Decoded> changes) {
         List<Watcher> ended = new ArrayList<>();
         List<Watcher> woken = new ArrayList<>();
+        List<CacheEvent> events = new ArrayList<>(changes.size());
         lock.writeLock().lock();
         try {
             PersistentSortedMap<CachedObject> state = objects;
+            long newRevision = revision;
             for (Decoded change : changes) {
                 PersistentSortedMap.Changed<CachedObject> changed = state.change(change.key(), change.deleted() ? null : change.object());
                 CachedObject previous = changed.previous();
@@ -482,12 +484,20 @@ public final class WatchCache implements AutoCloseable {
                     continue;
                 }
                 CacheEvent event = new CacheEvent(type, change.object(), previous, change.revision());
+                events.add(event);
                 history.addLast(event);
                 if (history.size() > historyCapacity) {
                     windowStart = history.removeFirst().revision();
                     pagedStates.headMap(windowStart).clear();
                 }
-                revision = Math.max(revision, change.revision());
+                newRevision = Math.max(newRevision, change.revision());
+            }
+            // The objects first, then the revision: a read that skips the lock once the revision covers its own write
+            // (waitForOwnWrites) must find that write among the objects. Watchers hear of the changes only after both,
+            // so that a client reading what an event told it finds it too.
+            objects = state;
+            revision = newRevision;
+            for (CacheEvent event : events) {
                 for (Watcher watcher : watchers) {
                     WatchItem item = watcher.itemFor(event);
                     if (item == null) {
@@ -501,7 +511,6 @@ public final class WatchCache implements AutoCloseable {
                     }
                 }
             }
-            objects = state;
             ended.forEach(watchers::remove);
             advanced.signalAll();
         } finally {

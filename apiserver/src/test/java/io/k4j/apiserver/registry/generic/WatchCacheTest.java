@@ -9,7 +9,13 @@ import io.k4j.storage.sqlite.SqliteKeyValueStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,6 +65,45 @@ class WatchCacheTest {
 
     private void awaitRevision(long revision) {
         await().atMost(Duration.ofSeconds(10)).until(() -> cache.revision() >= revision);
+    }
+
+    @Test
+    void aReadAfterItsOwnWriteFindsTheWrite() throws Exception {
+        startCache(100);
+        int writers = 4;
+        int writesEach = 1_000;
+        List<String> missed = new CopyOnWriteArrayList<>();
+        // Watchers make each applied change take a while between updating the revision and the objects.
+        List<WatchCache.Watcher> watchers = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            watchers.add(cache.watchFrom(cache.revision(), object -> true));
+        }
+        List<Future<?>> done = new ArrayList<>();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int writer = 0; writer < writers; writer++) {
+                int id = writer;
+                done.add(executor.submit(() -> {
+                    for (int i = 0; i < writesEach; i++) {
+                        String key = PREFIX + "w" + id + "/thing-" + i;
+                        KeyValue written = storage.create(key, "v".getBytes(StandardCharsets.UTF_8), Lease.NONE);
+                        cache.noteWrite(written.modRevision());
+                        // As GenericStore.get reads: wait for this apiserver's writes, then read the cached objects.
+                        assertThat(cache.waitForOwnWrites(Duration.ofSeconds(10))).isTrue();
+                        if (cache.get(key) == null) {
+                            missed.add(key);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> writer : done) {
+                writer.get();
+            }
+        } finally {
+            watchers.forEach(WatchCache.Watcher::close);
+        }
+
+        assertThat(missed).as("writes the cache's revision covered but its objects did not hold").isEmpty();
     }
 
     @Test
