@@ -476,9 +476,6 @@ public final class WatchCache implements AutoCloseable {
                 PersistentSortedMap.Changed<CachedObject> changed = state.change(change.key(), change.deleted() ? null : change.object());
                 CachedObject previous = changed.previous();
                 state = changed.map();
-                if (change.deleted()) {
-                    pendingDeletes.remove(change.key());
-                }
                 WatchItem.EventType type = change.deleted() ? WatchItem.EventType.DELETED : previous == null ? WatchItem.EventType.ADDED : WatchItem.EventType.MODIFIED;
                 if (change.deleted() && previous == null) {
                     continue;
@@ -492,11 +489,16 @@ public final class WatchCache implements AutoCloseable {
                 }
                 newRevision = Math.max(newRevision, change.revision());
             }
-            // The objects first, then the revision: a read that skips the lock once the revision covers its own write
-            // (waitForOwnWrites) must find that write among the objects. Watchers hear of the changes only after both,
-            // so that a client reading what an event told it finds it too.
+            // The objects first, then the revision and the pending deletes: a read that skips the lock once they cover its
+            // own writes (waitForOwnWrites) must find those writes among the objects. Watchers hear of the changes only
+            // after that, so that a client reading what an event told it finds it too.
             objects = state;
             revision = newRevision;
+            for (Decoded change : changes) {
+                if (change.deleted()) {
+                    pendingDeletes.remove(change.key());
+                }
+            }
             for (CacheEvent event : events) {
                 for (Watcher watcher : watchers) {
                     WatchItem item = watcher.itemFor(event);
