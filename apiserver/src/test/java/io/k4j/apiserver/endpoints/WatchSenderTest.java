@@ -91,9 +91,7 @@ class WatchSenderTest {
         stream.awaitSend();
         stream.complete(new IOException("stream reset"));
 
-        served.get(10, TimeUnit.SECONDS);
-        create("b");
-        assertThat(stream.sent).hasSize(1);
+        assertEndedAndSendsNoMore(served, stream);
     }
 
     @Test
@@ -106,9 +104,7 @@ class WatchSenderTest {
         await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5)).until(() -> !served.isDone());
         stream.complete(null);
 
-        served.get(10, TimeUnit.SECONDS);
-        create("b");
-        assertThat(stream.sent).hasSize(1);
+        assertEndedAndSendsNoMore(served, stream);
     }
 
     @Test
@@ -169,6 +165,14 @@ class WatchSenderTest {
             watcher.close();
             completions.shutdownNow();
         }
+    }
+
+    /** Waits for serve to return, then checks that a later change is not sent. */
+    private void assertEndedAndSendsNoMore(CompletableFuture<Void> served, HeldStream stream) throws Exception {
+        served.get(10, TimeUnit.SECONDS);
+        int sent = stream.sent.size();
+        create("later");
+        assertThat(stream.sent).hasSize(sent);
     }
 
     /** Serves a watch from the cache's current revision on a thread of its own, until serve returns. */
