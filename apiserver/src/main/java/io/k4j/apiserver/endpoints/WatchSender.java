@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * Serves one watch over a {@link HttpExchange.NonBlockingStream}: the thread that queues an event on the watcher (the
- * watch cache's) sends it on, and the watch's own thread only waits for the end, for the deadline and for bookmarks.
- * With a thread woken per watcher and event, a change to a thousand watchers cost a thousand wake-ups and stack copies,
- * and those stacks were most of what the young collections copied.
+ * Serves one watch over a {@link HttpExchange.NonBlockingStream}: the thread the watcher's ready listener runs on (one
+ * of the watch cache's notifying threads) sends its events on, and the watch's own thread only waits for the end, for
+ * the deadline and for bookmarks. With a thread woken per watcher and event, a change to a thousand watchers cost a
+ * thousand wake-ups, each thawing a stack to write one line and freezing it again.
  *
  * <p>One thread at a time drains the queue and sends ({@link #sending}); a send that completes later hands the draining
  * over to the thread that completes it. Items queued while one is in flight go out together in the next send.

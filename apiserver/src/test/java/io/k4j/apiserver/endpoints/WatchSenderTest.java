@@ -68,7 +68,7 @@ class WatchSenderTest {
     }
 
     @Test
-    void sendsThatCompleteAtOnceGoOutOnTheThreadThatQueuedTheEvents() throws Exception {
+    void sendsThatCompleteAtOnceGoOutOneAfterTheOtherInOrder() throws Exception {
         HeldStream stream = new HeldStream();
         stream.completeAtOnce = true;
         CompletableFuture<Void> served = serve(stream, Duration.ofMinutes(5));

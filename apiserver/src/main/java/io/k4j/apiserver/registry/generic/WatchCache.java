@@ -54,7 +54,7 @@ public final class WatchCache implements AutoCloseable {
     /** At most this many earlier states are kept for paged lists; the oldest goes first. */
     private static final int MAX_PAGED_STATES = 256;
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
-    /** Ready listeners to run per thread at least before a change's notifications are spread over threads. */
+    /** The fewest ready listeners a notifying thread runs before a change's notifications are spread over more. */
     private static final int MIN_NOTIFY_SLICE = 64;
 
     private final String prefix;
@@ -527,16 +527,16 @@ public final class WatchCache implements AutoCloseable {
     }
 
     /**
-     * Runs the ready listeners of {@code woken}, outside the lock, as a listener writes to the network: a few on this
-     * thread, a long list in one slice per processor on virtual threads, so that a change to a thousand watchers
-     * neither holds up the cache's next changes (and the writers waiting for them) nor uses one core only.
+     * Runs the ready listeners of {@code woken} on virtual threads, one per slice of at least {@link #MIN_NOTIFY_SLICE}
+     * and at most one per processor: a listener sends to the network, which must hold up neither the cache's next
+     * changes (and the writers waiting for them) nor, for a change to a thousand watchers, use one core only. A
+     * watcher's events stay in order whichever thread sends them, as they were queued in order under the lock.
      */
     private static void notifyReady(List<Watcher> woken) {
-        int slices = Math.min(PROCESSORS, woken.size() / MIN_NOTIFY_SLICE);
-        if (slices <= 1) {
-            woken.forEach(Watcher::notifyReady);
+        if (woken.isEmpty()) {
             return;
         }
+        int slices = Math.max(1, Math.min(PROCESSORS, woken.size() / MIN_NOTIFY_SLICE));
         int sliceSize = (woken.size() + slices - 1) / slices;
         for (int from = 0; from < woken.size(); from += sliceSize) {
             List<Watcher> slice = woken.subList(from, Math.min(from + sliceSize, woken.size()));
@@ -633,8 +633,8 @@ public final class WatchCache implements AutoCloseable {
         }
 
         /**
-         * Runs {@code listener} whenever items were queued, on the thread that queued them and never under the cache's
-         * lock, and once now: the listener drains with {@code poll(Duration.ZERO)}. A serving thread then needs not wait
+         * Runs {@code listener} whenever items were queued, never under the cache's lock (for the cache's changes on a
+         * virtual thread of its own), and once now: the listener drains with {@link #pollNow}. A serving thread then needs not wait
          * in {@link #poll} for every event; with a thousand watchers, waking a thread for each costs more than the
          * event's write.
          */
