@@ -64,8 +64,6 @@ public final class ResourceHandler {
     private final Optional<StrategicMergePatcher> strategicMergePatcher;
     private final LongRunningListener longRunning;
     private final Duration bookmarkInterval;
-    /** The last watch event line encoded, for the next watcher of the same change (see encodeEvent). */
-    private volatile EncodedEvent lastEncodedEvent;
 
     public ResourceHandler(StoreRegistry registry, List<CreateOnlyResource> createOnlyResources, Optional<UnknownFieldDetector> unknownFields,
             Optional<StrategicMergePatcher> strategicMergePatcher, LongRunningListener longRunning, Duration bookmarkInterval) {
@@ -364,23 +362,16 @@ public final class ResourceHandler {
     }
 
     /**
-     * An event's line. Every watcher of a change in plain JSON gets the same bytes, so the last line encoded is kept
-     * and handed to the next watcher of the same object and type: a change to a thousand watchers is encoded once.
+     * An event's line. Every watcher of a change in plain JSON gets the same bytes, so the line is kept in the event
+     * the watchers of the change share: a change to a thousand watchers is encoded once.
      */
     private byte[] encodeEvent(GenericStore store, WatchItem.Event event, Representation representation) {
         if (representation.kind() != Representation.Kind.OBJECT) {
             return eventLine(event.type().name(), encodeWatchObject(store, event.object(), representation));
         }
-        EncodedEvent last = lastEncodedEvent;
-        if (last != null && last.object() == event.object() && last.type() == event.type()) {
-            return last.line();
-        }
-        byte[] line = eventLine(event.type().name(), event.object().json());
-        lastEncodedEvent = new EncodedEvent(event.object(), event.type(), line);
-        return line;
+        return event.jsonLine(shared -> eventLine(shared.type().name(), shared.object().json()));
     }
 
-    private record EncodedEvent(CachedObject object, WatchItem.EventType type, byte[] line) {}
 
     private static byte[] eventLine(String type, byte[] object) {
         // One array of the exact size: every watcher of a change writes its own line, so a growing buffer copied out

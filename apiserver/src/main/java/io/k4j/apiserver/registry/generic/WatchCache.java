@@ -54,6 +54,7 @@ public final class WatchCache implements AutoCloseable {
     /** At most this many earlier states are kept for paged lists; the oldest goes first. */
     private static final int MAX_PAGED_STATES = 256;
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+    private static final int EVENT_TYPES = WatchItem.EventType.values().length;
     /** The fewest ready listeners a notifying thread runs before a change's notifications are spread over more. */
     private static final int MIN_NOTIFY_SLICE = 64;
 
@@ -500,8 +501,10 @@ public final class WatchCache implements AutoCloseable {
                 }
             }
             for (CacheEvent event : events) {
+                // One item per type a watcher may see the change as, shared by all of them (see WatchItem.Event).
+                WatchItem.Event[] shared = new WatchItem.Event[EVENT_TYPES];
                 for (Watcher watcher : watchers) {
-                    WatchItem item = watcher.itemFor(event);
+                    WatchItem item = watcher.itemFor(event, shared);
                     if (item == null) {
                         continue;
                     }
@@ -693,26 +696,40 @@ public final class WatchCache implements AutoCloseable {
 
         /** The item this watcher sees for an event: a change of whether an object matches is an ADDED or DELETED. */
         private WatchItem itemFor(CacheEvent event) {
+            return itemFor(event, new WatchItem.Event[EVENT_TYPES]);
+        }
+
+        /** As {@link #itemFor(CacheEvent)}, taking the event of each type from {@code shared}, filled as needed. */
+        private WatchItem itemFor(CacheEvent event, WatchItem.Event[] shared) {
             if (event.revision() <= afterRevision) {
                 return null;
             }
             boolean matchesNow = filter.test(event.object());
-            return switch (event.type()) {
-                case ADDED -> matchesNow ? new WatchItem.Event(WatchItem.EventType.ADDED, event.object()) : null;
-                case DELETED -> matchesNow ? new WatchItem.Event(WatchItem.EventType.DELETED, event.object()) : null;
+            WatchItem.EventType type = switch (event.type()) {
+                case ADDED -> matchesNow ? WatchItem.EventType.ADDED : null;
+                case DELETED -> matchesNow ? WatchItem.EventType.DELETED : null;
                 case MODIFIED -> {
                     boolean matchedBefore = filter.test(event.previous());
                     if (matchesNow && matchedBefore) {
-                        yield new WatchItem.Event(WatchItem.EventType.MODIFIED, event.object());
+                        yield WatchItem.EventType.MODIFIED;
                     } else if (matchesNow) {
-                        yield new WatchItem.Event(WatchItem.EventType.ADDED, event.object());
+                        yield WatchItem.EventType.ADDED;
                     } else if (matchedBefore) {
-                        yield new WatchItem.Event(WatchItem.EventType.DELETED, event.object());
+                        yield WatchItem.EventType.DELETED;
                     } else {
                         yield null;
                     }
                 }
             };
+            if (type == null) {
+                return null;
+            }
+            WatchItem.Event item = shared[type.ordinal()];
+            if (item == null) {
+                item = new WatchItem.Event(type, event.object());
+                shared[type.ordinal()] = item;
+            }
+            return item;
         }
     }
 }

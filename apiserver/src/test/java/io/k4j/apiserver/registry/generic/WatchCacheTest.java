@@ -107,6 +107,26 @@ class WatchCacheTest {
     }
 
     @Test
+    void theWatchersOfAChangeShareOneEventPerTypeTheySeeItAs() throws Exception {
+        startCache(100);
+        put("a", "thing", "match");
+        WatchCache.Watcher all = cache.watchFrom(cache.revision(), object -> true);
+        WatchCache.Watcher alsoAll = cache.watchFrom(cache.revision(), object -> true);
+        WatchCache.Watcher matching = cache.watchFrom(cache.revision(), object -> object.labels().get("value").equals("match"));
+
+        put("a", "thing", "other");
+
+        WatchItem.Event first = (WatchItem.Event) all.poll(Duration.ofSeconds(10));
+        WatchItem.Event second = (WatchItem.Event) alsoAll.poll(Duration.ofSeconds(10));
+        WatchItem.Event left = (WatchItem.Event) matching.poll(Duration.ofSeconds(10));
+        assertThat(first.type()).isEqualTo(WatchItem.EventType.MODIFIED);
+        assertThat(second).isSameAs(first);
+        assertThat(left.type()).as("the object left the filter").isEqualTo(WatchItem.EventType.DELETED);
+        assertThat(first.jsonLine(event -> new byte[] {1})).isSameAs(second.jsonLine(event -> new byte[] {2}));
+        List.of(all, alsoAll, matching).forEach(WatchCache.Watcher::close);
+    }
+
+    @Test
     void continuedPagesReadTheStateTheFirstPageWasReadFrom() {
         startCache(100);
         for (int i = 0; i < 7; i++) {
