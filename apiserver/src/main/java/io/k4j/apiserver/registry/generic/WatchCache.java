@@ -500,20 +500,23 @@ public final class WatchCache implements AutoCloseable {
                     pendingDeletes.remove(change.key());
                 }
             }
-            for (CacheEvent event : events) {
-                // One item per type a watcher may see the change as, shared by all of them (see WatchItem.Event).
-                WatchItem.Event[] shared = new WatchItem.Event[EVENT_TYPES];
-                for (Watcher watcher : watchers) {
-                    WatchItem item = watcher.itemFor(event, shared);
+            // Per event, one item per type a watcher may see it as, shared by all of them (see WatchItem.Event).
+            WatchItem.Event[][] shared = new WatchItem.Event[events.size()][EVENT_TYPES];
+            for (Watcher watcher : watchers) {
+                boolean offered = false;
+                for (int i = 0; i < events.size(); i++) {
+                    WatchItem item = watcher.itemFor(events.get(i), shared[i]);
                     if (item == null) {
                         continue;
                     }
                     if (!watcher.offer(item)) {
                         ended.add(watcher);
-                    } else if (watcher.readyListener != null && !watcher.woken) {
-                        watcher.woken = true;
-                        woken.add(watcher);
+                        break;
                     }
+                    offered = true;
+                }
+                if (offered && watcher.readyListener != null) {
+                    woken.add(watcher);
                 }
             }
             ended.forEach(watchers::remove);
@@ -521,7 +524,6 @@ public final class WatchCache implements AutoCloseable {
         } finally {
             lock.writeLock().unlock();
         }
-        woken.forEach(watcher -> watcher.woken = false);
         notifyReady(woken);
         for (Watcher watcher : ended) {
             LOG.info("ending a watch on {}: the client does not keep up", prefix);
@@ -612,8 +614,6 @@ public final class WatchCache implements AutoCloseable {
         private final Predicate<CachedObject> filter;
         private final long afterRevision;
         private volatile Runnable readyListener;
-        /** Whether this watcher is on the list of the running {@link #apply} to notify; only apply's thread uses it. */
-        private boolean woken;
 
         private Watcher(Predicate<CachedObject> filter, long afterRevision) {
             this.filter = filter;
