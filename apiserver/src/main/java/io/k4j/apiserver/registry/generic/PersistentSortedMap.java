@@ -62,7 +62,7 @@ final class PersistentSortedMap<V> implements Iterable<Map.Entry<String, V>> {
     PersistentSortedMap<V> put(String key, V value) {
         requireNonNull(key, "key is null");
         requireNonNull(value, "value is null");
-        return new PersistentSortedMap<>(insert(root, key, value));
+        return change(key, value).map();
     }
 
     /** This map without {@code key} (this map itself when the key is absent). */
@@ -118,10 +118,6 @@ final class PersistentSortedMap<V> implements Iterable<Map.Entry<String, V>> {
 
     private static int size(Node<?> node) {
         return node == null ? 0 : node.size;
-    }
-
-    private static <V> Node<V> insert(Node<V> node, String key, V value) {
-        return insert(node, key, value, new Replaced<>());
     }
 
     private static <V> Node<V> insert(Node<V> node, String key, V value, Replaced<V> replaced) {
