@@ -306,10 +306,11 @@ public final class ResourceHandler {
         };
         try {
             Optional<HttpExchange.NonBlockingStream> stream = exchange.startNonBlockingStream(200, contentType);
+            WatchSchedule schedule = new WatchSchedule(deadline, options.allowWatchBookmarks() ? bookmarkInterval : null);
             if (stream.isPresent()) {
-                new WatchSender(watcher, stream.get(), encoder).serve(deadline, options.allowWatchBookmarks() ? bookmarkInterval : null);
+                new WatchSender(watcher, stream.get(), encoder).serve(schedule);
             } else {
-                serveBlocking(exchange.startStream(200, contentType), watcher, encoder, deadline, options.allowWatchBookmarks());
+                serveBlocking(exchange.startStream(200, contentType), watcher, encoder, schedule);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -322,21 +323,12 @@ public final class ResourceHandler {
     }
 
     /** Serves a watch over a stream that blocks while it writes, on this thread, which waits for each event. */
-    private void serveBlocking(OutputStream stream, WatchCache.Watcher watcher, Function<WatchItem, byte[]> encoder, long deadline, boolean bookmarks)
+    private void serveBlocking(OutputStream stream, WatchCache.Watcher watcher, Function<WatchItem, byte[]> encoder, WatchSchedule schedule)
             throws IOException, InterruptedException {
-        long nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
         try (OutputStream out = stream) {
             out.flush();
-            while (true) {
-                long now = System.nanoTime();
-                if (now >= deadline) {
-                    break;
-                }
-                if (bookmarks && now >= nextBookmark) {
-                    watcher.requestBookmark();
-                    nextBookmark = now + bookmarkInterval.toNanos();
-                }
-                long waitNanos = Math.min(deadline - now, bookmarks ? Math.max(nextBookmark - now, 1) : deadline - now);
+            long waitNanos;
+            while ((waitNanos = schedule.nextWaitNanos(watcher)) > 0) {
                 WatchItem item = watcher.poll(Duration.ofNanos(waitNanos));
                 if (item == null) {
                     continue;
@@ -372,10 +364,9 @@ public final class ResourceHandler {
         return event.jsonLine(shared -> eventLine(shared.type().name(), shared.object().json()));
     }
 
-
     private static byte[] eventLine(String type, byte[] object) {
-        // One array of the exact size: every watcher of a change writes its own line, so a growing buffer copied out
-        // again doubled the copying and garbage of a fan-out; the head of each event type is encoded once.
+        // One array of the exact size: a growing buffer copied out again doubled the copying and garbage of the lines a
+        // fan-out encodes per watcher (tables, bookmarks); the head of each event type is encoded once.
         byte[] head = EVENT_HEADS.computeIfAbsent(type, name -> ("{\"type\":\"" + name + "\",\"object\":").getBytes(StandardCharsets.UTF_8));
         byte[] line = new byte[head.length + object.length + EVENT_END.length];
         System.arraycopy(head, 0, line, 0, head.length);

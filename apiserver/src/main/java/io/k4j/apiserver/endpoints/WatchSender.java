@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.k4j.apiserver.registry.generic.WatchCache;
 import io.k4j.apiserver.registry.generic.WatchItem;
 import java.io.ByteArrayOutputStream;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -45,28 +44,19 @@ final class WatchSender {
 
     /**
      * Sends the watcher's items until the watch ends (the cache ends it, the client goes, a send fails) or
-     * {@code deadlineNanos} passes; asks for a bookmark every {@code bookmarkInterval} when not null. Returns once no
-     * send is in flight and none will start, so that the response can end.
+     * {@code schedule}'s deadline passes, asking for its bookmarks. Returns once no send is in flight and none will
+     * start, so that the response can end.
      */
-    void serve(long deadlineNanos, Duration bookmarkInterval) throws InterruptedException {
+    void serve(WatchSchedule schedule) throws InterruptedException {
         stream.onClientGone(failure -> ended.complete(null));
         watcher.onReady(this::pump);
-        long nextBookmark = bookmarkInterval == null ? Long.MAX_VALUE : System.nanoTime() + bookmarkInterval.toNanos();
         try {
-            while (!ended.isDone()) {
-                long now = System.nanoTime();
-                if (now - deadlineNanos >= 0) {
-                    break;
-                }
-                if (bookmarkInterval != null && now - nextBookmark >= 0) {
-                    watcher.requestBookmark();
-                    nextBookmark = now + bookmarkInterval.toNanos();
-                }
-                long wait = Math.min(deadlineNanos - now, bookmarkInterval == null ? Long.MAX_VALUE : Math.max(nextBookmark - now, 1));
+            long wait;
+            while (!ended.isDone() && (wait = schedule.nextWaitNanos(watcher)) > 0) {
                 try {
                     ended.get(wait, TimeUnit.NANOSECONDS);
                 } catch (TimeoutException e) {
-                    // The deadline or a bookmark is due: the loop decides which.
+                    // The deadline or a bookmark is due: the schedule says which.
                 } catch (ExecutionException e) {
                     throw new IllegalStateException("the end of a watch is never completed exceptionally", e);
                 }

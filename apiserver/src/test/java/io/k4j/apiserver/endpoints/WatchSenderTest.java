@@ -148,7 +148,7 @@ class WatchSenderTest {
                 : null);
         Thread owner = Thread.ofVirtual().start(() -> {
             try {
-                sender.serve(System.nanoTime() + Duration.ofSeconds(60).toNanos(), null);
+                sender.serve(new WatchSchedule(System.nanoTime() + Duration.ofSeconds(60).toNanos(), null));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -184,7 +184,7 @@ class WatchSenderTest {
         CompletableFuture<Void> served = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
-                sender.serve(System.nanoTime() + deadline.toNanos(), null);
+                sender.serve(new WatchSchedule(System.nanoTime() + deadline.toNanos(), null));
                 served.complete(null);
             } catch (Throwable e) {
                 served.completeExceptionally(e);
