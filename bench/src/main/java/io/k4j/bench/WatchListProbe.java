@@ -61,12 +61,11 @@ public final class WatchListProbe {
                 // In rounds of 20,000 at 64 in flight, each printed: the rate and the server's CPU per create of a
                 // warming server, for comparing builds on the create path as well.
                 bench.createNamespace("warm-up");
+                Main.H2LoadCreates creates = new Main.H2LoadCreates(generator, server.pid());
                 for (int created = 0, round = 0; created < preload; created += PRELOAD_ROUND, round++) {
-                    Duration serverCpu = ProcessCpu.total(server.pid());
-                    int count = Math.min(PRELOAD_ROUND, preload - created);
-                    H2Load.Run run = generator.post("/api/v1/namespaces/warm-up/pods", PodTemplates.generatedPod("pod-", "warm-up"), count, 4, 16);
-                    System.out.printf(Locale.ROOT, "preload round %d: %d creates, %.0f/s, server CPU %.3f ms/create%n", round, run.succeeded(), run.perSecond(),
-                            ProcessCpu.total(server.pid()).minus(serverCpu).toNanos() / 1e6 / Math.max(1, run.succeeded()));
+                    Main.CreateResult result = creates.run("warm-up", 64, Math.min(PRELOAD_ROUND, preload - created));
+                    System.out.printf(Locale.ROOT, "preload round %d: %d creates, %.0f/s, server CPU %.3f ms/create%n", round, result.count(), result.perSecond(),
+                            result.serverCpuMillis());
                 }
             }
             bench.createNamespace("list");
