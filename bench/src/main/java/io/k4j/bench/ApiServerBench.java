@@ -27,8 +27,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /** Measurements against a running apiserver over its public REST API, as any client sees it. */
@@ -204,61 +207,92 @@ final class ApiServerBench {
     }
 
     /**
-     * Opens {@code watchers} watches on one namespace's configmaps, then writes {@code warmUpChanges} and then
-     * {@code changes} updates one at a time and records, for every watcher and each of the latter, how long after the
-     * write started its event arrived. The warm-up changes are not recorded: the first changes after the watches open
-     * measure the JIT compiling the server's and this client's event paths, not the steady state upstream's watch
-     * latency SLI describes. The watches are opened on {@code streams}, which this closes.
+     * One change to {@code watchers} watches at a time: each change is a PATCH of one ConfigMap that every watch
+     * selects, and its latency per watcher runs from sending the PATCH to that watcher reading the event. The first
+     * changes are not recorded: they come in sets of {@code warmUp.changesPerSet()}, until {@code warmUp.settled()}
+     * says a set ran warm (or after {@code warmUp.maxSets()}), as both the server's and the client's JIT compile the
+     * paths of 1,000 streams during the first ones, and upstream's watch latency SLI describes the steady state. The
+     * watches are opened on {@code streams}, which this closes.
      */
-    Latencies watchFanOut(WatchStreams streams, String namespace, int watchers, int warmUpChanges, int changes) throws Exception {
-        int rounds = warmUpChanges + changes;
+    FanOut watchFanOut(WatchStreams streams, String namespace, int watchers, FanOutWarmUp warmUp, int changes) throws Exception {
         // Watch from before the create: every watcher then sees the create first, which proves it is connected.
         String resourceVersion = resourceVersionOf(namespace);
         AtomicLong writeStartedNanos = new AtomicLong();
-        AtomicInteger round = new AtomicInteger();
+        AtomicInteger current = new AtomicInteger();
+        AtomicBoolean recording = new AtomicBoolean();
         ConcurrentLinkedQueue<Long> delays = new ConcurrentLinkedQueue<>();
-        CountDownLatch[] delivered = new CountDownLatch[rounds + 1];
-        for (int i = 0; i <= rounds; i++) {
-            delivered[i] = new CountDownLatch(watchers);
-        }
+        AtomicReference<CountDownLatch> delivered = new AtomicReference<>(new CountDownLatch(watchers));
         try (streams) {
             String path = "/api/v1/namespaces/" + namespace + "/configmaps?watch=true&fieldSelector=metadata.name%3Dfan-out&resourceVersion=" + resourceVersion;
             for (int watcher = 0; watcher < watchers; watcher++) {
                 streams.open(path, line -> {
-                    int current = round.get();
-                    if (line.contains("\"value\":\"" + current + "\"")) {
-                        if (current > warmUpChanges) {
+                    if (line.contains("\"value\":\"" + current.get() + "\"")) {
+                        if (recording.get()) {
                             delays.add(System.nanoTime() - writeStartedNanos.get());
                         }
-                        delivered[current].countDown();
+                        delivered.get().countDown();
                     }
                 });
             }
             client().require("POST", "/api/v1/namespaces/" + namespace + "/configmaps", PodTemplates.configMap("fan-out", "0"));
-            if (!delivered[0].await(120, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("only " + (watchers - delivered[0].getCount()) + " of " + watchers + " watchers connected");
+            if (!delivered.get().await(120, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("only " + (watchers - delivered.get().getCount()) + " of " + watchers + " watchers connected");
             }
-            for (int change = 1; change <= rounds; change++) {
-                round.set(change);
-                writeStartedNanos.set(System.nanoTime());
-                String body = "{\"data\":{\"value\":\"" + change + "\"}}";
-                HttpResponse<String> patched = client().httpClient().send(HttpRequest.newBuilder(client().server().resolve(
-                                "/api/v1/namespaces/" + namespace + "/configmaps/fan-out"))
-                        .header("Content-Type", "application/merge-patch+json")
-                        .method("PATCH", HttpRequest.BodyPublishers.ofString(body))
-                        .timeout(Duration.ofSeconds(30))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-                if (patched.statusCode() != 200) {
-                    throw new IllegalStateException("patch answered " + patched.statusCode() + ": " + patched.body());
+            int warmUpChanges = 0;
+            for (int set = 1; set <= warmUp.maxSets(); set++) {
+                warmUp.startSet().run();
+                for (int i = 0; i < warmUp.changesPerSet(); i++) {
+                    change(namespace, watchers, current, writeStartedNanos, delivered);
                 }
-                if (!delivered[change].await(60, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("change " + change + " reached only " + (watchers - delivered[change].getCount()) + " watchers");
+                warmUpChanges += warmUp.changesPerSet();
+                if (warmUp.settled().getAsBoolean()) {
+                    break;
                 }
             }
+            recording.set(true);
+            for (int i = 0; i < changes; i++) {
+                change(namespace, watchers, current, writeStartedNanos, delivered);
+            }
+            Latencies latencies = new Latencies();
+            delays.forEach(latencies::record);
+            return new FanOut(latencies, warmUpChanges);
         }
-        Latencies latencies = new Latencies();
-        delays.forEach(latencies::record);
-        return latencies;
+    }
+
+    /** The recorded latencies of a fan-out, and how many unrecorded changes warmed it up. */
+    record FanOut(Latencies latencies, int warmUpChanges) {}
+
+    /**
+     * How a fan-out warms up: sets of {@code changesPerSet} unrecorded changes, at most {@code maxSets}; {@code startSet}
+     * runs before each set and {@code settled} after it says whether that set ran warm.
+     */
+    record FanOutWarmUp(int changesPerSet, int maxSets, Runnable startSet, BooleanSupplier settled) {
+        /** A fixed number of warm-up changes. */
+        static FanOutWarmUp fixed(int changes) {
+            return new FanOutWarmUp(changes, 1, () -> {}, () -> true);
+        }
+    }
+
+    /** Patches the ConfigMap to the next value and waits until every watcher read it. */
+    private void change(String namespace, int watchers, AtomicInteger current, AtomicLong writeStartedNanos,
+            AtomicReference<CountDownLatch> delivered) throws Exception {
+        int change = current.get() + 1;
+        delivered.set(new CountDownLatch(watchers));
+        current.set(change);
+        writeStartedNanos.set(System.nanoTime());
+        String body = "{\"data\":{\"value\":\"" + change + "\"}}";
+        HttpResponse<String> patched = client().httpClient().send(HttpRequest.newBuilder(client().server().resolve(
+                        "/api/v1/namespaces/" + namespace + "/configmaps/fan-out"))
+                .header("Content-Type", "application/merge-patch+json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (patched.statusCode() != 200) {
+            throw new IllegalStateException("patch answered " + patched.statusCode() + ": " + patched.body());
+        }
+        if (!delivered.get().await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("change " + change + " reached only " + (watchers - delivered.get().getCount()) + " watchers");
+        }
     }
 
     /** Watch streams over this bench's JDK clients. */

@@ -40,7 +40,9 @@ public final class Main {
     private static final int[] CONCURRENCY = {1, 16, 64};
     /** The watch fan-out's recorded changes, after its warm-up ones (see ApiServerBench.watchFanOut). */
     private static final int WATCH_CHANGES = 20;
-    private static final int WATCH_WARM_UP_CHANGES = 3;
+    /** The fan-out's unrecorded changes come in sets of this many, until the JIT settles in both JVMs, or at most this many sets. */
+    private static final int WATCH_WARM_UP_SET = 10;
+    private static final int WATCH_WARM_UP_SETS = 6;
     /** Closed-loop Java UDP clients of the DNS benchmark without dnsperf: enough to keep two cores busy without queueing without bound. */
     private static final int DNS_CLIENTS = 32;
 
@@ -278,12 +280,14 @@ public final class Main {
                 creates.run("list", 64, listSize);
                 Latencies lists = generator.map(h2 -> bench.listPods(h2, "list", 10, listSize)).orElseGet(() -> bench.listPods("list", 10, listSize));
                 WatchStreams http2 = bench.http2WatchStreams(16);
-                String http2Result = watchFanOut(bench, "watch", http2, watchers, backend);
+                String http2Result = watchFanOut(bench, "watch", http2, watchers, backend, server.pid());
                 WatchStreams jdk = bench.jdkWatchStreams();
-                String jdkResult = watchFanOut(bench, "watch-jdk", jdk, watchers, backend);
-                String watchResult = String.format(Locale.ROOT, "One change to %d watchers (%d changes after %d unrecorded warm-up changes), read by %s: %s "
+                String jdkResult = watchFanOut(bench, "watch-jdk", jdk, watchers, backend, server.pid());
+                String watchResult = String.format(Locale.ROOT, "One change to %d watchers (%d recorded changes, after unrecorded ones in sets of %d until a set "
+                                + "in which the JIT took under %.0f %% of both the server's and the client's CPU, at most %d sets), read by %s: %s "
                                 + "(target ≤ 100 for 1,000); read by %s, whose CPU per event is of the order of the server's: %s.",
-                        watchers, WATCH_CHANGES, WATCH_WARM_UP_CHANGES, http2.description(), http2Result, jdk.description(), jdkResult);
+                        watchers, WATCH_CHANGES, WATCH_WARM_UP_SET, 100 * WARM_JIT_SHARE, WATCH_WARM_UP_SETS, http2.description(), http2Result,
+                        jdk.description(), jdkResult);
                 section.append(String.format(Locale.ROOT, "%nGET pod: p50 %.2f ms, p99 %.2f ms. LIST of %d pods (request to the last byte of the response, read by %s): p50 %.0f ms, best %.0f ms (target ≤ 200).%n%n%s%n",
                         gets.percentileMillis(50), gets.percentileMillis(99), listSize, generator.isPresent() ? "h2load" : "the JDK client", lists.percentileMillis(50), lists.percentileMillis(0), watchResult));
             }
@@ -299,12 +303,25 @@ public final class Main {
      * The latencies of one change delivered to {@code watchers} watches on {@code streams}, in a new namespace; a
      * failure is reported in their place, as the run's other numbers still stand.
      */
-    private static String watchFanOut(ApiServerBench bench, String namespace, WatchStreams streams, int watchers, String backend) {
+    private static String watchFanOut(ApiServerBench bench, String namespace, WatchStreams streams, int watchers, String backend, long serverPid) {
         log("backend " + backend + ": watch fan-out to " + watchers + " watchers over " + streams.description());
         bench.createNamespace(namespace);
+        long clientPid = ProcessHandle.current().pid();
+        ProcessCpu[] setStart = new ProcessCpu[2];
+        ApiServerBench.FanOutWarmUp warmUp = new ApiServerBench.FanOutWarmUp(WATCH_WARM_UP_SET, WATCH_WARM_UP_SETS, () -> {
+            setStart[0] = ProcessCpu.of(serverPid);
+            setStart[1] = ProcessCpu.of(clientPid);
+        }, () -> {
+            ProcessCpu server = ProcessCpu.of(serverPid).minus(setStart[0]);
+            ProcessCpu client = ProcessCpu.of(clientPid).minus(setStart[1]);
+            log(String.format(Locale.ROOT, "backend %s: fan-out warm-up set: %s of the server's CPU, %s of the client's", backend, server.shares(), client.shares()));
+            return server.compilerShare() < WARM_JIT_SHARE && client.compilerShare() < WARM_JIT_SHARE;
+        });
         try {
-            Latencies watch = bench.watchFanOut(streams, namespace, watchers, WATCH_WARM_UP_CHANGES, WATCH_CHANGES);
-            return String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms", watch.percentileMillis(50), watch.percentileMillis(99));
+            ApiServerBench.FanOut fanOut = bench.watchFanOut(streams, namespace, watchers, warmUp, WATCH_CHANGES);
+            Latencies watch = fanOut.latencies();
+            return String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms (after %d warm-up changes)", watch.percentileMillis(50), watch.percentileMillis(99),
+                    fanOut.warmUpChanges());
         } catch (Exception e) {
             log("watch fan-out failed: " + e.getMessage());
             return "not measured (" + e.getMessage() + ")";

@@ -114,13 +114,16 @@ final class PodStartupBench {
             log("pod-startup: " + pods + " containers with ctr run at once");
             List<String> ids = Stream.iterate(0, i -> i + 1).limit(pods).map(i -> "k4j-bench-batch-" + i).toList();
             Latencies ctrBatch = new Latencies();
+            NodeCpu ctrBatchCpu;
             try {
                 List<Future<Long>> runs = new ArrayList<>();
+                NodeCpu.Snapshot before = nodeCpu();
                 try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
                     for (String id : ids) {
                         runs.add(executor.submit(() -> ctrRun(id)));
                     }
                 }
+                ctrBatchCpu = NodeCpu.between(before, nodeCpu());
                 for (Future<Long> run : runs) {
                     ctrBatch.record(run.get());
                 }
@@ -145,6 +148,9 @@ final class PodStartupBench {
                     batch %.2f s (%s), second %.2f s (%s); JIT is the compiler threads, GC the collector's.
                     Where the second batch's time goes, from the create request (p50 / p99, as the watch saw it): bound to the node
                     %.0f / %.0f ms, first status from the kubelet (hostIP) %.0f / %.0f ms, Running and Ready %.0f / %.0f ms.
+                    The machine's CPU meanwhile (both cores; runc, the CNI plugins and ctr counted with the process that reaped them):
+                    second batch %s; the %d `ctr run` at once %s. The container runtime's part (containerd and
+                    the shims): %.0f ms per pod, %.0f ms per `ctr run` container.
 
                     | RSS | idle (node Ready, no pods) | with %d pods Running |
                     |---|---|---|
@@ -164,6 +170,8 @@ final class PodStartupBench {
                     second.serverCpu().shares(), second.toBound().percentileMillis(50), second.toBound().percentileMillis(99),
                     second.toKubeletStatus().percentileMillis(50), second.toKubeletStatus().percentileMillis(99),
                     second.started().percentileMillis(50), second.started().percentileMillis(99),
+                    second.nodeCpu().describe(), pods, ctrBatchCpu.describe(),
+                    NodeCpu.seconds(second.nodeCpu().runtime()) * 1e3 / pods, NodeCpu.seconds(ctrBatchCpu.runtime()) * 1e3 / pods,
                     pods, idle.server() >> 20, loaded.server() >> 20, idle.containerd() >> 20, loaded.containerd() >> 20,
                     idle.shimCount(), loaded.shimCount(), idle.shims() >> 20, loaded.shims() >> 20, load);
         } finally {
@@ -172,16 +180,18 @@ final class PodStartupBench {
     }
 
     /** One batch: each pod's start-up latency and its parts, the server's CPU meanwhile, and the RSS with the batch running. */
-    private record Batch(Latencies started, Latencies toBound, Latencies toKubeletStatus, ProcessCpu serverCpu, Rss rss) {}
+    private record Batch(Latencies started, Latencies toBound, Latencies toKubeletStatus, ProcessCpu serverCpu, NodeCpu nodeCpu, Rss rss) {}
 
     /** Starts {@code pods} pods at once, records the batch, and deletes it. */
     private Batch startBatch(String label, int pods) throws Exception {
         log("pod-startup: " + label + " batch, " + pods + " pods created at once");
         List<String> names = Stream.iterate(0, i -> i + 1).limit(pods).map(i -> label + "-" + i).toList();
         ProcessCpu cpuBefore = ProcessCpu.of(server.pid());
+        NodeCpu.Snapshot nodeCpuBefore = nodeCpu();
         Latencies started = new Latencies();
         startPods(names, Duration.ofMinutes(5)).forEach(started::record);
         ProcessCpu serverCpu = ProcessCpu.of(server.pid()).minus(cpuBefore);
+        NodeCpu nodeCpu = NodeCpu.between(nodeCpuBefore, nodeCpu());
         Rss loaded = rss();
         Latencies toBound = new Latencies();
         Latencies toKubeletStatus = new Latencies();
@@ -194,7 +204,7 @@ final class PodStartupBench {
         }
         log("pod-startup: deleting the " + label + " batch");
         deletePods(names);
-        return new Batch(started, toBound, toKubeletStatus, serverCpu, loaded);
+        return new Batch(started, toBound, toKubeletStatus, serverCpu, nodeCpu, loaded);
     }
 
     /** A pod's timeline from {@code origin} (a create request's time), to set beside the server's -v 2 sync lines. */
@@ -324,6 +334,10 @@ final class PodStartupBench {
             Commands.attempt(List.of("ctr", "--address", socket.toString(), "-n", CTR_NAMESPACE, "task", "rm", "-f", id), null);
             Commands.attempt(List.of("ctr", "--address", socket.toString(), "-n", CTR_NAMESPACE, "container", "rm", id), null);
         }
+    }
+
+    private NodeCpu.Snapshot nodeCpu() {
+        return NodeCpu.snapshot(server.pid(), server.dataDirectory());
     }
 
     private record Rss(long server, long containerd, long shims, int shimCount) {}

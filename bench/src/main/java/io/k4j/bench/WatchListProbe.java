@@ -1,18 +1,21 @@
 package io.k4j.bench;
 
 import io.k4j.e2e.K4jServer;
+import io.k4j.storage.etcd.EtcdProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
 /**
  * A narrow copy of the apiserver suite's LIST and watch fan-out measurements, for comparing a change quickly: one
- * server on the embedded store, {@code --preload} pods created first (the full suite has ~70,000 before these
+ * server on the embedded store (on a real etcd with {@code --etcd}), {@code --preload} pods created first (the full suite has ~70,000 before these
  * measurements), a LIST of {@code --list} pods repeated, then the watch fan-out repeated {@code --rounds} times.
  * Prints one line per measurement; appends nothing. Usage: {@code java -cp bench/target/k4j-bench.jar:bench/target/lib/*
- * io.k4j.bench.WatchListProbe [--preload N] [--list N] [--watchers N] [--rounds N] [--lists N] [--jdk-client]}
+ * io.k4j.bench.WatchListProbe [--preload N] [--list N] [--watchers N] [--rounds N] [--lists N] [--jdk-client] [--etcd]}
  * (the fan-out's watches over the JDK HttpClient instead of Jetty's HTTP/2 client); with
  * {@code -Dprobe.jfr=FILE} the server records a JFR profile (settings=profile) over the LISTs and fan-outs. Later
  * fan-out rounds share the server with the ended watches of earlier ones until the server notices them closed.
@@ -29,6 +32,7 @@ public final class WatchListProbe {
         int rounds = 3;
         int listRepetitions = 10;
         boolean jdkClient = false;
+        boolean etcd = false;
         for (int i = 0; i < arguments.length; i++) {
             switch (arguments[i]) {
                 case "--preload" -> preload = Integer.parseInt(arguments[++i]);
@@ -37,6 +41,7 @@ public final class WatchListProbe {
                 case "--rounds" -> rounds = Integer.parseInt(arguments[++i]);
                 case "--lists" -> listRepetitions = Integer.parseInt(arguments[++i]);
                 case "--jdk-client" -> jdkClient = true;
+                case "--etcd" -> etcd = true;
                 default -> throw new IllegalArgumentException("unknown argument " + arguments[i]);
             }
         }
@@ -53,7 +58,18 @@ public final class WatchListProbe {
         if (!Files.isExecutable(h2load)) {
             throw new IllegalStateException(h2load + " is missing: install nghttp2-client (the probe creates its pods with h2load)");
         }
-        try (K4jServer server = K4jServer.start(work.resolve("server"), "--token-auth-file", tokens.toString())) {
+        List<String> serverArguments = new ArrayList<>(List.of("--token-auth-file", tokens.toString()));
+        try (EtcdProcess etcdProcess = etcd ? EtcdProcess.start() : null) {
+            if (etcdProcess != null) {
+                serverArguments.add("--datastore-endpoint=" + etcdProcess.endpoint());
+            }
+            probe(work, token, h2load, serverArguments, preload, listSize, watchers, rounds, listRepetitions, jdkClient);
+        }
+    }
+
+    private static void probe(Path work, String token, Path h2load, List<String> serverArguments, int preload, int listSize, int watchers,
+            int rounds, int listRepetitions, boolean jdkClient) throws Exception {
+        try (K4jServer server = K4jServer.start(work.resolve("server"), serverArguments.toArray(String[]::new))) {
             System.out.println("server pid " + server.pid() + " data " + work);
             ApiServerBench bench = ApiServerBench.connect(server.kubeconfig(), 16);
             H2Load generator = H2Load.create(h2load, bench.client().server(), token, work);
@@ -85,7 +101,7 @@ public final class WatchListProbe {
                 Duration serverCpu = ProcessCpu.total(server.pid());
                 WatchStreams streams = jdkClient ? bench.jdkWatchStreams() : bench.http2WatchStreams(16);
                 String client = streams.description();
-                Latencies watch = bench.watchFanOut(streams, namespace, watchers, 3, 20);
+                Latencies watch = bench.watchFanOut(streams, namespace, watchers, ApiServerBench.FanOutWarmUp.fixed(3), 20).latencies();
                 System.out.printf(Locale.ROOT, "watch fan-out %d to %d watchers (%s): p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.1f s, CPU client %.1f s, server %.1f s%n",
                         round, watchers, client, watch.percentileMillis(50), watch.percentileMillis(99), watch.percentileMillis(100), (System.nanoTime() - started) / 1e9,
                         ProcessCpu.total(ProcessHandle.current().pid()).minus(clientCpu).toMillis() / 1e3, ProcessCpu.total(server.pid()).minus(serverCpu).toMillis() / 1e3);
