@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * A real {@code k4j server} in a child process, started exactly as {@code ./k4j server} starts it (the packaged
  * program in launcher/target), listening on a free loopback port with its own data directory. Its maximum heap is
  * 1g unless the system property {@code k4j.server.heap} says otherwise (the benchmarks' large clusters need more);
- * {@value #JVM_DEFAULT_HEAP} leaves the JVM its default, as {@code ./k4j server} does.
+ * {@value #JVM_DEFAULT_HEAP} leaves the JVM its default, as {@code ./k4j server} does. The environment's
+ * {@code K4J_JAVA_OPTS} are added to the JVM's options, as {@code ./k4j server} adds them.
  * {@link #start} runs the control plane only ({@code --disable-agent}); {@link #startWithNode} also runs the real
  * node (containerd, kubelet), which needs root. kube-proxy is off ({@code --disable-kube-proxy}) unless a test gives
  * it a network namespace of its own, or starts with {@link #startWithNodeAndHostKubeProxy} (the host's tables, under a
@@ -236,6 +237,11 @@ public final class K4jServer implements AutoCloseable {
         StartupArchive archive = StartupArchive.forThisJdk(launcherDirectory);
         if (classArchive(archive, launcherDirectory, java)) {
             command.addAll(archive.useOptions());
+        }
+        // The JVM options a user gives ./k4j server, for a benchmark or a test run that tries some.
+        String javaOptions = System.getenv().getOrDefault("K4J_JAVA_OPTS", "").strip();
+        if (!javaOptions.isEmpty()) {
+            command.addAll(List.of(javaOptions.split("\\s+")));
         }
         command.addAll(List.of("-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
                 "--data-dir", dataDirectory.toString(),

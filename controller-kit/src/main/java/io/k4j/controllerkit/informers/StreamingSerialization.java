@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.JsonParserSequence;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
@@ -26,6 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * come before are kept in a small buffer), and the rest of the object is bound straight from the text. Events this
  * cannot type (a kind no model class is registered for, no kind at all) go to fabric8's own decoding, so the result
  * is always the one fabric8 would give.
+ *
+ * <p>Model objects without unknown fields share one empty {@code additionalProperties} map
+ * ({@link EmptyAdditionalProperties}).
  *
  * <p>With {@code dropManagedFields}, an event's {@code metadata.managedFields} is cut from its text before it is parsed
  * ({@link ManagedFieldsCut}), as the informers' caches would drop it anyway ({@link ManagedFieldsStrippingStore},
@@ -58,6 +62,7 @@ public final class StreamingSerialization extends KubernetesSerialization {
     private StreamingSerialization(ObjectMapper mapper, boolean dropManagedFields, Optional<SharedEventDecoding> sharedDecoding) {
         // fabric8 configures the mapper (modules, inclusion, its polymorphic resource deserializer) in this constructor.
         super(mapper, true);
+        mapper.registerModule(new SimpleModule("k4j-empty-additional-properties").setDeserializerModifier(new EmptyAdditionalProperties()));
         this.mapper = mapper;
         this.dropManagedFields = dropManagedFields;
         this.sharedDecoding = requireNonNull(sharedDecoding, "sharedDecoding is null");

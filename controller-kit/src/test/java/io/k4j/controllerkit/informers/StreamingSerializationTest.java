@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -108,6 +109,25 @@ class StreamingSerializationTest {
         String truncated = event("ADDED", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA).substring(0, 120);
 
         assertThatThrownBy(() -> new StreamingSerialization(true).unmarshal(truncated, WatchEvent.class)).isInstanceOf(KubernetesClientException.class);
+    }
+
+    @Test
+    void modelObjectsWithoutUnknownFieldsShareOneEmptyMapOfThem() {
+        String spec = SPEC.replace("\"nodeName\":\"node-1\"", "\"nodeName\":\"node-1\",\"fieldOfALaterRelease\":\"x\"");
+        String event = event("ADDED", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA + ",\"spec\":" + spec + ",\"status\":" + STATUS + "}");
+
+        Pod pod = (Pod) new StreamingSerialization(false).unmarshal(event, WatchEvent.class).getObject();
+
+        assertThat(pod.getMetadata().getAdditionalProperties()).isEmpty();
+        assertThat(pod.getSpec().getContainers().get(0).getAdditionalProperties()).isSameAs(pod.getMetadata().getAdditionalProperties());
+        assertThat(pod.getStatus().getConditions().get(0).getAdditionalProperties()).isSameAs(pod.getMetadata().getAdditionalProperties());
+        assertThat(pod.getSpec().getAdditionalProperties()).containsExactly(java.util.Map.entry("fieldOfALaterRelease", "x"));
+        assertThat(pod).isEqualTo(fabric8.unmarshal(event, WatchEvent.class).getObject());
+        // A copy to change, as controllers make one, has maps of its own.
+        Pod copy = new PodBuilder(pod).build();
+        copy.getMetadata().setAdditionalProperty("added", "y");
+        assertThat(copy.getMetadata().getAdditionalProperties()).containsEntry("added", "y");
+        assertThat(pod.getMetadata().getAdditionalProperties()).isEmpty();
     }
 
     private static String event(String type, String object) {
