@@ -28,8 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * cannot type (a kind no model class is registered for, no kind at all) go to fabric8's own decoding, so the result
  * is always the one fabric8 would give.
  *
- * <p>Model objects without unknown fields share one empty {@code additionalProperties} map
- * ({@link EmptyAdditionalProperties}).
+ * <p>What informers keep of many objects is made compact: model objects without unknown fields share one empty
+ * {@code additionalProperties} map ({@link EmptyAdditionalProperties}), and equal short strings one instance
+ * ({@link CanonicalStrings}).
  *
  * <p>With {@code dropManagedFields}, an event's {@code metadata.managedFields} is cut from its text before it is parsed
  * ({@link ManagedFieldsCut}), as the informers' caches would drop it anyway ({@link ManagedFieldsStrippingStore},
@@ -62,7 +63,9 @@ public final class StreamingSerialization extends KubernetesSerialization {
     private StreamingSerialization(ObjectMapper mapper, boolean dropManagedFields, Optional<SharedEventDecoding> sharedDecoding) {
         // fabric8 configures the mapper (modules, inclusion, its polymorphic resource deserializer) in this constructor.
         super(mapper, true);
-        mapper.registerModule(new SimpleModule("k4j-empty-additional-properties").setDeserializerModifier(new EmptyAdditionalProperties()));
+        mapper.registerModule(new SimpleModule("k4j-compact-objects")
+                .setDeserializerModifier(new EmptyAdditionalProperties())
+                .addDeserializer(String.class, new CanonicalStrings()));
         this.mapper = mapper;
         this.dropManagedFields = dropManagedFields;
         this.sharedDecoding = requireNonNull(sharedDecoding, "sharedDecoding is null");

@@ -130,6 +130,23 @@ class StreamingSerializationTest {
         assertThat(pod.getMetadata().getAdditionalProperties()).isEmpty();
     }
 
+    @Test
+    void podsDecodedOneAfterTheOtherShareTheirEqualShortStrings() {
+        StreamingSerialization serialization = new StreamingSerialization(false);
+        String first = event("ADDED", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA + ",\"spec\":" + SPEC + ",\"status\":" + STATUS + "}");
+        String second = first.replace("web-1", "web-2");
+
+        Pod one = (Pod) serialization.unmarshal(first, WatchEvent.class).getObject();
+        Pod two = (Pod) serialization.unmarshal(second, WatchEvent.class).getObject();
+
+        assertThat(two.getSpec().getContainers().get(0).getImage()).isSameAs(one.getSpec().getContainers().get(0).getImage());
+        assertThat(two.getSpec().getNodeName()).isSameAs(one.getSpec().getNodeName());
+        assertThat(two.getMetadata().getLabels().get("app")).isSameAs(one.getMetadata().getLabels().get("app"));
+        assertThat(two.getMetadata().getName()).isEqualTo("web-2");
+        assertThat(one.getMetadata().getName()).isEqualTo("web-1");
+        assertThat(two).isEqualTo(fabric8.unmarshal(second, WatchEvent.class).getObject());
+    }
+
     private static String event(String type, String object) {
         return "{\"type\":\"" + type + "\",\"object\":" + object + "}";
     }
