@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
+import io.k4j.api.codec.StringTable;
 import java.lang.ref.SoftReference;
 import java.util.Map;
 
@@ -12,10 +13,15 @@ import java.util.Map;
  * set, so that LIST and WATCH write the bytes without encoding again; plus what selectors match on.
  * Immutable apart from a memo of the parsed object; thread-safe. {@link #json()} must not be modified.
  *
+ * <p>The namespace and the values of labels and selectable fields are shared instances ({@link StringTable}).
+ *
  * <p>A class rather than a record only for that memo: in-process readers (admission reads a pod's namespace,
  * service account and priority classes on every pod create) would otherwise parse the same bytes each time.
  */
 public final class CachedObject {
+    /** Shared by all caches: a namespace, a label's value, a pod's phase or node are the same string for many objects. */
+    private static final StringTable STRINGS = new StringTable(8192);
+
     private final String key;
     private final String namespace;
     private final String name;
@@ -40,12 +46,26 @@ public final class CachedObject {
      */
     public CachedObject(String key, String namespace, String name, long revision, byte[] json, Map<String, String> labels, Map<String, String> fields) {
         this.key = requireNonNull(key, "key is null");
-        this.namespace = requireNonNull(namespace, "namespace is null");
+        this.namespace = STRINGS.canonical(requireNonNull(namespace, "namespace is null"));
         this.name = requireNonNull(name, "name is null");
         this.revision = revision;
         this.json = requireNonNull(json, "json is null");
-        this.labels = Map.copyOf(requireNonNull(labels, "labels is null"));
-        this.fields = Map.copyOf(requireNonNull(fields, "fields is null"));
+        this.labels = canonicalValues(requireNonNull(labels, "labels is null"));
+        this.fields = canonicalValues(requireNonNull(fields, "fields is null"));
+    }
+
+    /** A copy whose values are the table's instances: most values of labels and selectable fields repeat across objects. */
+    private static Map<String, String> canonicalValues(Map<String, String> map) {
+        if (map.isEmpty()) {
+            return Map.of();
+        }
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, String>[] entries = new Map.Entry[map.size()];
+        int i = 0;
+        for (Map.Entry<String, String> entry : map.entrySet()) {
+            entries[i++] = Map.entry(entry.getKey(), STRINGS.canonical(entry.getValue()));
+        }
+        return Map.ofEntries(entries);
     }
 
     public String key() {
