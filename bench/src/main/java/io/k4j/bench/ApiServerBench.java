@@ -27,10 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -217,44 +214,32 @@ final class ApiServerBench {
     FanOut watchFanOut(WatchStreams streams, String namespace, int watchers, FanOutWarmUp warmUp, int changes) throws Exception {
         // Watch from before the create: every watcher then sees the create first, which proves it is connected.
         String resourceVersion = resourceVersionOf(namespace);
-        AtomicLong writeStartedNanos = new AtomicLong();
-        AtomicInteger current = new AtomicInteger();
-        AtomicBoolean recording = new AtomicBoolean();
-        ConcurrentLinkedQueue<Long> delays = new ConcurrentLinkedQueue<>();
-        AtomicReference<CountDownLatch> delivered = new AtomicReference<>(new CountDownLatch(watchers));
+        FanOutChanges fanOut = new FanOutChanges(watchers);
         try (streams) {
             String path = "/api/v1/namespaces/" + namespace + "/configmaps?watch=true&fieldSelector=metadata.name%3Dfan-out&resourceVersion=" + resourceVersion;
             for (int watcher = 0; watcher < watchers; watcher++) {
-                streams.open(path, line -> {
-                    if (line.contains("\"value\":\"" + current.get() + "\"")) {
-                        if (recording.get()) {
-                            delays.add(System.nanoTime() - writeStartedNanos.get());
-                        }
-                        delivered.get().countDown();
-                    }
-                });
+                streams.open(path, fanOut::onLine);
             }
             client().require("POST", "/api/v1/namespaces/" + namespace + "/configmaps", PodTemplates.configMap("fan-out", "0"));
-            if (!delivered.get().await(120, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("only " + (watchers - delivered.get().getCount()) + " of " + watchers + " watchers connected");
+            if (!fanOut.delivered.await(120, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("only " + (watchers - fanOut.delivered.getCount()) + " of " + watchers + " watchers connected");
             }
-            int warmUpChanges = 0;
             for (int set = 1; set <= warmUp.maxSets(); set++) {
                 warmUp.startSet().run();
                 for (int i = 0; i < warmUp.changesPerSet(); i++) {
-                    change(namespace, watchers, current, writeStartedNanos, delivered);
+                    change(namespace, fanOut);
                 }
-                warmUpChanges += warmUp.changesPerSet();
                 if (warmUp.settled().getAsBoolean()) {
                     break;
                 }
             }
-            recording.set(true);
+            int warmUpChanges = fanOut.current;
+            fanOut.recording = true;
             for (int i = 0; i < changes; i++) {
-                change(namespace, watchers, current, writeStartedNanos, delivered);
+                change(namespace, fanOut);
             }
             Latencies latencies = new Latencies();
-            delays.forEach(latencies::record);
+            fanOut.delays.forEach(latencies::record);
             return new FanOut(latencies, warmUpChanges);
         }
     }
@@ -273,13 +258,45 @@ final class ApiServerBench {
         }
     }
 
+    /**
+     * The change the watchers wait for (the ConfigMap's value, counted from 0, the create) and who read it: set by the
+     * bench's thread before each write, read by the watches' threads.
+     */
+    private static final class FanOutChanges {
+        private final int watchers;
+        private final ConcurrentLinkedQueue<Long> delays = new ConcurrentLinkedQueue<>();
+        private volatile int current;
+        private volatile long writeStartedNanos;
+        private volatile CountDownLatch delivered;
+        private volatile boolean recording;
+
+        FanOutChanges(int watchers) {
+            this.watchers = watchers;
+            this.delivered = new CountDownLatch(watchers);
+        }
+
+        /** A watcher read {@code line}: counts it when it carries the current change, with its delay once recording. */
+        void onLine(String line) {
+            if (line.contains("\"value\":\"" + current + "\"")) {
+                if (recording) {
+                    delays.add(System.nanoTime() - writeStartedNanos);
+                }
+                delivered.countDown();
+            }
+        }
+
+        /** Starts the next change's count and clock; returns its number. */
+        int next() {
+            delivered = new CountDownLatch(watchers);
+            current = current + 1;
+            writeStartedNanos = System.nanoTime();
+            return current;
+        }
+    }
+
     /** Patches the ConfigMap to the next value and waits until every watcher read it. */
-    private void change(String namespace, int watchers, AtomicInteger current, AtomicLong writeStartedNanos,
-            AtomicReference<CountDownLatch> delivered) throws Exception {
-        int change = current.get() + 1;
-        delivered.set(new CountDownLatch(watchers));
-        current.set(change);
-        writeStartedNanos.set(System.nanoTime());
+    private void change(String namespace, FanOutChanges fanOut) throws Exception {
+        int change = fanOut.next();
         String body = "{\"data\":{\"value\":\"" + change + "\"}}";
         HttpResponse<String> patched = client().httpClient().send(HttpRequest.newBuilder(client().server().resolve(
                         "/api/v1/namespaces/" + namespace + "/configmaps/fan-out"))
@@ -290,8 +307,8 @@ final class ApiServerBench {
         if (patched.statusCode() != 200) {
             throw new IllegalStateException("patch answered " + patched.statusCode() + ": " + patched.body());
         }
-        if (!delivered.get().await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("change " + change + " reached only " + (watchers - delivered.get().getCount()) + " watchers");
+        if (!fanOut.delivered.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("change " + change + " reached only " + (fanOut.watchers - fanOut.delivered.getCount()) + " watchers");
         }
     }
 

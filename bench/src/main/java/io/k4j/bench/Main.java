@@ -306,17 +306,8 @@ public final class Main {
     private static String watchFanOut(ApiServerBench bench, String namespace, WatchStreams streams, int watchers, String backend, long serverPid) {
         log("backend " + backend + ": watch fan-out to " + watchers + " watchers over " + streams.description());
         bench.createNamespace(namespace);
-        long clientPid = ProcessHandle.current().pid();
-        ProcessCpu[] setStart = new ProcessCpu[2];
-        ApiServerBench.FanOutWarmUp warmUp = new ApiServerBench.FanOutWarmUp(WATCH_WARM_UP_SET, WATCH_WARM_UP_SETS, () -> {
-            setStart[0] = ProcessCpu.of(serverPid);
-            setStart[1] = ProcessCpu.of(clientPid);
-        }, () -> {
-            ProcessCpu server = ProcessCpu.of(serverPid).minus(setStart[0]);
-            ProcessCpu client = ProcessCpu.of(clientPid).minus(setStart[1]);
-            log(String.format(Locale.ROOT, "backend %s: fan-out warm-up set: %s of the server's CPU, %s of the client's", backend, server.shares(), client.shares()));
-            return server.compilerShare() < WARM_JIT_SHARE && client.compilerShare() < WARM_JIT_SHARE;
-        });
+        JitSettling jit = new JitSettling(serverPid, backend);
+        ApiServerBench.FanOutWarmUp warmUp = new ApiServerBench.FanOutWarmUp(WATCH_WARM_UP_SET, WATCH_WARM_UP_SETS, jit::startSet, jit::settled);
         try {
             ApiServerBench.FanOut fanOut = bench.watchFanOut(streams, namespace, watchers, warmUp, WATCH_CHANGES);
             Latencies watch = fanOut.latencies();
@@ -325,6 +316,31 @@ public final class Main {
         } catch (Exception e) {
             log("watch fan-out failed: " + e.getMessage());
             return "not measured (" + e.getMessage() + ")";
+        }
+    }
+
+    /** Whether the JIT took under {@link #WARM_JIT_SHARE} of both the server's and this process's CPU since {@link #startSet}. */
+    private static final class JitSettling {
+        private final long serverPid;
+        private final String backend;
+        private ProcessCpu serverAtStart;
+        private ProcessCpu clientAtStart;
+
+        JitSettling(long serverPid, String backend) {
+            this.serverPid = serverPid;
+            this.backend = backend;
+        }
+
+        void startSet() {
+            serverAtStart = ProcessCpu.of(serverPid);
+            clientAtStart = ProcessCpu.of(ProcessHandle.current().pid());
+        }
+
+        boolean settled() {
+            ProcessCpu server = ProcessCpu.of(serverPid).minus(serverAtStart);
+            ProcessCpu client = ProcessCpu.of(ProcessHandle.current().pid()).minus(clientAtStart);
+            log(String.format(Locale.ROOT, "backend %s: fan-out warm-up set: %s of the server's CPU, %s of the client's", backend, server.shares(), client.shares()));
+            return server.compilerShare() < WARM_JIT_SHARE && client.compilerShare() < WARM_JIT_SHARE;
         }
     }
 

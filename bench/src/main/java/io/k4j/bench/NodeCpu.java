@@ -1,10 +1,13 @@
 package io.k4j.bench;
 
+import static io.k4j.bench.ProcessCpu.ticksToDuration;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -18,37 +21,29 @@ import java.util.Map;
  * @param machine user, system, interrupt and steal time over all cores
  */
 record NodeCpu(Duration machine, Duration server, Duration containerd, Duration shims, Duration benchChildren) {
-    /** USER_HZ, the unit of {@code /proc/stat} and {@code /proc/<pid>/stat} times (100 on every common kernel). */
-    private static final long TICKS_PER_SECOND = 100;
-
     /** The counters at one moment; a process that is gone at the end of a window loses its part of the window. */
     record Snapshot(long machineTicks, Map<Long, Long> serverTicks, Map<Long, Long> containerdTicks, Map<Long, Long> shimTicks, long benchChildTicks) {}
 
     /** The counters now, for the server {@code serverPid} and the containerd (and its shims) that runs under {@code nodeDirectory}. */
     static Snapshot snapshot(long serverPid, Path nodeDirectory) {
-        String directory = nodeDirectory.toString();
-        Map<Long, Long> containerd = new HashMap<>();
-        Map<Long, Long> shims = new HashMap<>();
-        for (ProcessHandle process : ProcessHandle.allProcesses().toList()) {
-            String commandLine = process.info().commandLine().orElse("");
-            if (!commandLine.contains(directory)) {
-                continue;
-            }
-            if (commandLine.contains("containerd-shim")) {
-                shims.put(process.pid(), ownTicks(process.pid()) + childTicks(process.pid()));
-            } else if (process.info().command().orElse("").endsWith("/containerd")) {
-                containerd.put(process.pid(), ownTicks(process.pid()) + childTicks(process.pid()));
-            }
-        }
-        return new Snapshot(machineBusyTicks(), Map.of(serverPid, ownTicks(serverPid) + childTicks(serverPid)), containerd, shims,
-                childTicks(ProcessHandle.current().pid()));
+        NodeProcesses runtime = NodeProcesses.of(nodeDirectory);
+        return new Snapshot(machineBusyTicks(), ticksByProcess(List.of(serverPid)), ticksByProcess(runtime.containerd()),
+                ticksByProcess(runtime.shims()), childTicks(ProcessHandle.current().pid()));
+    }
+
+    private static Map<Long, Long> ticksByProcess(List<Long> pids) {
+        Map<Long, Long> ticks = new HashMap<>();
+        pids.forEach(pid -> ticks.put(pid, ticksWithChildren(pid)));
+        return ticks;
     }
 
     /** The CPU used between two snapshots. */
     static NodeCpu between(Snapshot start, Snapshot end) {
-        return new NodeCpu(duration(end.machineTicks() - start.machineTicks()), duration(grown(start.serverTicks(), end.serverTicks())),
-                duration(grown(start.containerdTicks(), end.containerdTicks())), duration(grown(start.shimTicks(), end.shimTicks())),
-                duration(end.benchChildTicks() - start.benchChildTicks()));
+        return new NodeCpu(ticksToDuration(end.machineTicks() - start.machineTicks()),
+                ticksToDuration(grown(start.serverTicks(), end.serverTicks())),
+                ticksToDuration(grown(start.containerdTicks(), end.containerdTicks())),
+                ticksToDuration(grown(start.shimTicks(), end.shimTicks())),
+                ticksToDuration(end.benchChildTicks() - start.benchChildTicks()));
     }
 
     /** "12.3 s: k4j server 3.1 s, containerd with its CNI plugins 4.0 s, shims with runc 5.2 s, ctr clients 0.0 s". */
@@ -91,10 +86,11 @@ record NodeCpu(Duration machine, Duration server, Duration containerd, Duration 
         }
     }
 
-    /** utime + stime; 0 for a process that is gone. */
-    private static long ownTicks(long pid) {
+    /** utime + stime + cutime + cstime: the process's CPU and that of the children it reaped; 0 for a process that is gone. */
+    private static long ticksWithChildren(long pid) {
         String[] fields = statFields(pid);
-        return fields.length == 0 ? 0 : Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return fields.length == 0 ? 0
+                : Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
     }
 
     /** cutime + cstime: the CPU of the children the process reaped; 0 for a process that is gone. */
@@ -103,17 +99,12 @@ record NodeCpu(Duration machine, Duration server, Duration containerd, Duration 
         return fields.length == 0 ? 0 : Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
     }
 
-    /** The fields of /proc/PID/stat after the command name (which may hold spaces and parentheses): utime is [11]. */
+    /** The fields of /proc/PID/stat after the command name (see {@link ProcessCpu#statFields}); none for a process that is gone. */
     private static String[] statFields(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return ProcessCpu.statFields(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
         } catch (IOException e) {
             return new String[0];
         }
-    }
-
-    private static Duration duration(long ticks) {
-        return Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND);
     }
 }

@@ -344,23 +344,13 @@ final class PodStartupBench {
 
     /** The server's RSS, containerd's, and the sum over the shims serving this node's containerd. */
     private Rss rss() {
-        String data = server.dataDirectory().toString();
-        long containerd = 0;
-        long shims = 0;
-        int shimCount = 0;
-        for (ProcessHandle process : ProcessHandle.allProcesses().toList()) {
-            String commandLine = process.info().commandLine().orElse("");
-            if (!commandLine.contains(data)) {
-                continue;
-            }
-            if (commandLine.contains("containerd-shim")) {
-                shims += Commands.residentSetBytes(process.pid());
-                shimCount++;
-            } else if (process.info().command().orElse("").endsWith("/containerd")) {
-                containerd += Commands.residentSetBytes(process.pid());
-            }
-        }
-        return new Rss(Commands.residentSetBytes(server.pid()), containerd, shims, shimCount);
+        NodeProcesses runtime = NodeProcesses.of(server.dataDirectory());
+        return new Rss(Commands.residentSetBytes(server.pid()), sumOfResidentSets(runtime.containerd()), sumOfResidentSets(runtime.shims()),
+                runtime.shims().size());
+    }
+
+    private static long sumOfResidentSets(List<Long> pids) {
+        return pids.stream().mapToLong(Commands::residentSetBytes).sum();
     }
 
     /** Awaits a condition, polling every 50 ms (short: the pod-startup run measures latencies of a second or less). */

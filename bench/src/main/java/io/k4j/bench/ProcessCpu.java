@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * that, and the reports say how much.
  */
 record ProcessCpu(Duration total, Duration compiler, Duration collector) {
-    /** Linux's clock ticks per second for {@code /proc/<pid>/task/<tid>/stat} times (USER_HZ, 100 on every common kernel). */
+    /** Linux's clock ticks per second for {@code /proc} times (USER_HZ, 100 on every common kernel). */
     private static final long TICKS_PER_SECOND = 100;
 
     /** User plus system CPU of process {@code pid} so far. */
@@ -77,11 +77,19 @@ record ProcessCpu(Duration total, Duration compiler, Duration collector) {
 
     /** utime + stime: fields 14 and 15, counted after the command name, which may hold spaces and parentheses. */
     private static long ticks(String stat) {
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        String[] fields = statFields(stat);
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
-    private static Duration ticksToDuration(long ticks) {
+    /**
+     * The fields of a {@code /proc/<pid>/stat} (or a thread's) after the command name, which may hold spaces and
+     * parentheses: state is [0], utime [11], stime [12], cutime [13], cstime [14].
+     */
+    static String[] statFields(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    }
+
+    static Duration ticksToDuration(long ticks) {
         return Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND);
     }
 }
