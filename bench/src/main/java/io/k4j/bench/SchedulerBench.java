@@ -68,6 +68,11 @@ final class SchedulerBench {
         apiServer.createNamespace(name);
     }
 
+    /** Deletes the namespace's pods and waits until they are gone (the simulated nodes end them as kubelets would). */
+    void deleteAllPods(String namespace) {
+        apiServer.deleteAllPods(namespace);
+    }
+
     /**
      * The outcome of one run.
      *

@@ -572,116 +572,164 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     public WriteResult update(String namespace, String name, String subresource, Updater updater, OperationContext context) {
         ResourceStrategy rules = strategyFor(subresource);
         String key = key(namespace, name);
+        // Objects with a time to live are rare to update and carry a lease the cache does not keep.
+        boolean tryCache = strategy.timeToLive().isEmpty();
         for (int attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-            KeyValue stored = storage.get(key);
-            ObjectNode current = stored == null ? null : toServed(stored);
-            ObjectNode updated = updater.apply(current == null ? null : current.deepCopy());
-            if (updated == null) {
-                throw notFound(name);
-            }
-            checkKind(updated);
-            ObjectNode metadata = ObjectMetadata.of(updated);
-            String bodyName = ObjectMetadata.text(updated, "name");
-            if (bodyName.isEmpty()) {
-                metadata.put("name", name);
-            } else if (!bodyName.equals(name)) {
-                throw StatusException.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL (" + name + ")");
-            }
-            checkNamespace(updated, namespace);
-            strategy.applyDefaults(updated);
-            if (current == null) {
-                boolean applied = context.fieldOwnership() instanceof OperationContext.FieldOwnership.Applied;
-                // Server-side apply creates whatever the strategy says about creating with an update, as upstream.
-                if (!subresource.isEmpty() || !(rules.allowCreateOnUpdate() || applied)) {
-                    throw notFound(name);
-                }
-                metadata.remove("resourceVersion");
+            UpdateBase base = tryCache ? cachedBase(key) : null;
+            tryCache = false;
+            if (base != null) {
                 try {
-                    WriteResult created = createOnce(namespace, updated, context);
-                    return new WriteResult(created.object(), true, false, created.warnings());
+                    WriteResult result = updateOnce(namespace, name, subresource, updater, context, rules, key, base);
+                    if (result != null) {
+                        return result;
+                    }
                 } catch (StatusException e) {
-                    if (e.code() == 409 && e.reason() == io.k4j.api.errors.StatusReason.ALREADY_EXISTS) {
-                        continue;
-                    }
-                    throw e;
+                    // The cache may lag storage: what failed against its copy is decided again against storage.
                 }
+                continue;
             }
-            String resourceVersion = ObjectMetadata.text(updated, "resourceVersion");
-            if (resourceVersion.isEmpty()) {
-                if (!rules.allowUnconditionalUpdate()) {
-                    throw StatusException.invalid(type.gvk().group(), type.kind(), name,
-                            new FieldErrors().add(FieldError.invalid("metadata.resourceVersion", "0x0", "must be specified for an update")));
-                }
-            } else if (parseResourceVersion(resourceVersion) != stored.modRevision()) {
-                throw StatusException.conflict(type.gvk().group(), type.plural(), name, StatusException.OBJECT_MODIFIED);
-            }
-            metadata.put("resourceVersion", Long.toString(stored.modRevision()));
-            keepSystemFields(updated, current);
-            rules.prepareForUpdate(updated, current);
-            fieldOwnership.afterPrepareForUpdate(current, updated, subresource, context);
-            if (context.admit()) {
-                admission.admit(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
-                checkNamespace(updated, namespace);
-            }
-            FieldErrors errors = ObjectMetaValidation.validateUpdate(updated, current);
-            errors.addAll(rules.validateUpdate(updated, current));
-            if (!errors.isEmpty()) {
-                throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);
-            }
-            WriteTransaction transaction = subresource.isEmpty()
-                    ? definition.writeHooks().beginUpdate(updated, current, context.dryRun())
-                    : WriteTransaction.NONE;
-            Outcome outcome = Outcome.NOT_STORED;
-            try {
-                if (context.admit()) {
-                    admission.validate(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
-                }
-                List<String> warnings = rules.warningsOnUpdate(updated, current);
-                if (Json.semanticEquals(updated, current)) {
-                    return new WriteResult(updated, false, false, warnings);
-                }
-                if (shouldDeleteDuringUpdate(updated) && !strategy.hasPendingFinalization(updated)) {
-                    if (context.dryRun()) {
-                        return new WriteResult(updated, false, true, warnings);
-                    }
-                    try {
-                        KeyValue deleted = storage.delete(key, stored.modRevision());
-                        cache.noteDelete(key, deleted.modRevision());
-                        ObjectNode deletedObject = toServed(deleted);
-                        // The update's own reservations are reverted; what the object held goes with it.
-                        definition.writeHooks().afterDelete(deletedObject);
-                        return new WriteResult(deletedObject, false, true, warnings);
-                    } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
-                        continue;
-                    }
-                }
-                if (context.dryRun()) {
-                    return new WriteResult(updated, false, false, warnings);
-                }
-                PreparedWrite prepared = prepareWrite(key, updated);
-                try {
-                    // As upstream, an update of an object with a time to live starts its time again.
-                    long lease = strategy.timeToLive().isPresent() ? leaseForWrite() : stored.lease();
-                    KeyValue written = storage.update(key, prepared.bytes(), stored.modRevision(), lease);
-                    outcome = Outcome.STORED;
-                    cache.noteWrite(written.modRevision());
-                    return new WriteResult(stamp(updated, written.modRevision()), false, false, warnings, prepared.served(written.modRevision()));
-                } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
-                    // Someone wrote in between: compute the update again from the new state.
-                    prepared.forget();
-                } catch (StorageException.ValueTooLarge e) {
-                    prepared.forget();
-                    throw StatusException.requestEntityTooLarge(1_572_864);
-                } catch (RuntimeException e) {
-                    prepared.forget();
-                    outcome = Outcome.UNKNOWN;
-                    throw e;
-                }
-            } finally {
-                finish(transaction, outcome);
+            KeyValue stored = storage.get(key);
+            WriteResult result = updateOnce(namespace, name, subresource, updater, context, rules, key,
+                    stored == null ? UpdateBase.ABSENT : new UpdateBase(toServed(stored), stored.modRevision(), stored.lease(), false));
+            if (result != null) {
+                return result;
             }
         }
         throw StatusException.conflict(type.gvk().group(), type.plural(), name, "too many concurrent updates, please try again");
+    }
+
+    /**
+     * The state an update starts from: the watch cache's copy of the object first, as upstream's
+     * {@code GuaranteedUpdate} starts from the cached object. The write is conditional on its revision, so a stale copy
+     * costs a retry against storage, never a lost update.
+     */
+    private UpdateBase cachedBase(String key) {
+        CachedObject cached = cache.get(key);
+        return cached == null ? null : new UpdateBase(cached.toObjectNode(), cached.revision(), Lease.NONE, true);
+    }
+
+    /**
+     * The stored object an update attempt applies to: {@code object} is null when absent. {@code cached} bases come
+     * from the watch cache and may be stale.
+     */
+    private record UpdateBase(ObjectNode object, long modRevision, long lease, boolean cached) {
+        static final UpdateBase ABSENT = new UpdateBase(null, 0, Lease.NONE, false);
+    }
+
+    /**
+     * One attempt of {@link #update}: the result, or null to try again from storage because the stored object changed
+     * under it. From a {@link UpdateBase#cached() cached} base an update that would change nothing is tried again too,
+     * as upstream checks a no-op against storage before answering it.
+     */
+    private WriteResult updateOnce(String namespace, String name, String subresource, Updater updater, OperationContext context,
+            ResourceStrategy rules, String key, UpdateBase stored) {
+        ObjectNode current = stored.object();
+        ObjectNode updated = updater.apply(current == null ? null : current.deepCopy());
+        if (updated == null) {
+            throw notFound(name);
+        }
+        checkKind(updated);
+        ObjectNode metadata = ObjectMetadata.of(updated);
+        String bodyName = ObjectMetadata.text(updated, "name");
+        if (bodyName.isEmpty()) {
+            metadata.put("name", name);
+        } else if (!bodyName.equals(name)) {
+            throw StatusException.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL (" + name + ")");
+        }
+        checkNamespace(updated, namespace);
+        strategy.applyDefaults(updated);
+        if (current == null) {
+            boolean applied = context.fieldOwnership() instanceof OperationContext.FieldOwnership.Applied;
+            // Server-side apply creates whatever the strategy says about creating with an update, as upstream.
+            if (!subresource.isEmpty() || !(rules.allowCreateOnUpdate() || applied)) {
+                throw notFound(name);
+            }
+            metadata.remove("resourceVersion");
+            try {
+                WriteResult created = createOnce(namespace, updated, context);
+                return new WriteResult(created.object(), true, false, created.warnings());
+            } catch (StatusException e) {
+                if (e.code() == 409 && e.reason() == io.k4j.api.errors.StatusReason.ALREADY_EXISTS) {
+                    return null;
+                }
+                throw e;
+            }
+        }
+        String resourceVersion = ObjectMetadata.text(updated, "resourceVersion");
+        if (resourceVersion.isEmpty()) {
+            if (!rules.allowUnconditionalUpdate()) {
+                throw StatusException.invalid(type.gvk().group(), type.kind(), name,
+                        new FieldErrors().add(FieldError.invalid("metadata.resourceVersion", "0x0", "must be specified for an update")));
+            }
+        } else if (parseResourceVersion(resourceVersion) != stored.modRevision()) {
+            throw StatusException.conflict(type.gvk().group(), type.plural(), name, StatusException.OBJECT_MODIFIED);
+        }
+        metadata.put("resourceVersion", Long.toString(stored.modRevision()));
+        keepSystemFields(updated, current);
+        rules.prepareForUpdate(updated, current);
+        fieldOwnership.afterPrepareForUpdate(current, updated, subresource, context);
+        if (context.admit()) {
+            admission.admit(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
+            checkNamespace(updated, namespace);
+        }
+        FieldErrors errors = ObjectMetaValidation.validateUpdate(updated, current);
+        errors.addAll(rules.validateUpdate(updated, current));
+        if (!errors.isEmpty()) {
+            throw StatusException.invalid(type.gvk().group(), type.kind(), name, errors);
+        }
+        WriteTransaction transaction = subresource.isEmpty()
+                ? definition.writeHooks().beginUpdate(updated, current, context.dryRun())
+                : WriteTransaction.NONE;
+        Outcome outcome = Outcome.NOT_STORED;
+        try {
+            if (context.admit()) {
+                admission.validate(attributes(Operation.UPDATE, subresource, namespace, name, updated, current, context));
+            }
+            List<String> warnings = rules.warningsOnUpdate(updated, current);
+            if (Json.semanticEquals(updated, current)) {
+                return stored.cached() ? null : new WriteResult(updated, false, false, warnings);
+            }
+            if (shouldDeleteDuringUpdate(updated) && !strategy.hasPendingFinalization(updated)) {
+                if (context.dryRun()) {
+                    return new WriteResult(updated, false, true, warnings);
+                }
+                try {
+                    KeyValue deleted = storage.delete(key, stored.modRevision());
+                    cache.noteDelete(key, deleted.modRevision());
+                    ObjectNode deletedObject = toServed(deleted);
+                    // The update's own reservations are reverted; what the object held goes with it.
+                    definition.writeHooks().afterDelete(deletedObject);
+                    return new WriteResult(deletedObject, false, true, warnings);
+                } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+                    return null;
+                }
+            }
+            if (context.dryRun()) {
+                return new WriteResult(updated, false, false, warnings);
+            }
+            PreparedWrite prepared = prepareWrite(key, updated);
+            try {
+                // As upstream, an update of an object with a time to live starts its time again.
+                long lease = strategy.timeToLive().isPresent() ? leaseForWrite() : stored.lease();
+                KeyValue written = storage.update(key, prepared.bytes(), stored.modRevision(), lease);
+                outcome = Outcome.STORED;
+                cache.noteWrite(written.modRevision());
+                return new WriteResult(stamp(updated, written.modRevision()), false, false, warnings, prepared.served(written.modRevision()));
+            } catch (StorageException.Conflict | StorageException.KeyNotFound e) {
+                // Someone wrote in between: compute the update again from the new state.
+                prepared.forget();
+                return null;
+            } catch (StorageException.ValueTooLarge e) {
+                prepared.forget();
+                throw StatusException.requestEntityTooLarge(1_572_864);
+            } catch (RuntimeException e) {
+                prepared.forget();
+                outcome = Outcome.UNKNOWN;
+                throw e;
+            }
+        } finally {
+            finish(transaction, outcome);
+        }
     }
 
     /**

@@ -136,6 +136,66 @@ class GenericStoreTest {
         assertThat(cached.revision()).isEqualTo(storage.currentRevision());
     }
 
+    /** Pods in a second store over the same storage, whose watch cache the test can hold behind. */
+    private GenericStore podsOver(HeldWatchStorage held) {
+        GenericStore store = new GenericStore(new GenericStrategy(TestResources.PODS, CLOCK).definition(), held, AdmissionChain.NONE, CLOCK, 100);
+        store.start();
+        closeables.add(store);
+        return store;
+    }
+
+    private static WriteResult setLabel(GenericStore pods, String key, String value) {
+        return pods.update("default", "web", "", current -> {
+            current.with("metadata").with("labels").put(key, value);
+            return current;
+        }, user());
+    }
+
+    @Test
+    void updatesStartFromTheWatchCacheAndRetryAgainstStorageWhenItIsBehind() {
+        GenericStore first = pods();
+        HeldWatchStorage held = new HeldWatchStorage(storage);
+        GenericStore second = podsOver(held);
+        first.create("default", pod("web", Map.of("app", "a", "tier", "web")), user());
+        assertThat(second.cache().waitForRevision(storage.currentRevision(), Duration.ofSeconds(10))).isTrue();
+        held.hold();
+        try {
+            setLabel(first, "app", "b");
+            first.update("default", "web", "", current -> {
+                current.with("metadata").with("labels").remove("tier");
+                return current;
+            }, user());
+            long behind = second.cache().get("/registry/pods/default/web").revision();
+            assertThat(behind).as("the second store's cache is held behind storage").isLessThan(storage.currentRevision());
+
+            // Its stale copy has app=a: the conditional write fails and the update is computed again from storage.
+            WriteResult added = setLabel(second, "zone", "z1");
+            assertThat(added.object().path("metadata").path("labels").properties()).extracting(Map.Entry::getKey).containsExactlyInAnyOrder("app", "zone");
+            assertThat(added.object().path("metadata").path("labels").path("app").asText()).isEqualTo("b");
+
+            // On the stale copy (tier=web) this would change nothing; in storage tier is gone, so it is written.
+            long beforeTier = storage.currentRevision();
+            WriteResult tier = setLabel(second, "tier", "web");
+            assertThat(storage.currentRevision()).isEqualTo(beforeTier + 1);
+            assertThat(Json.read(storage.get("/registry/pods/default/web").value()).path("metadata").path("labels").path("tier").asText()).isEqualTo("web");
+            assertThat(ObjectMetadata.text(tier.object(), "resourceVersion")).isEqualTo(Long.toString(storage.currentRevision()));
+
+            // A client that read the newest version sends its resourceVersion: newer than the cache, not a conflict.
+            String newest = Long.toString(storage.currentRevision());
+            WriteResult conditional = second.update("default", "web", "", current -> {
+                current.with("metadata").put("resourceVersion", newest).with("labels").put("app", "c");
+                return current;
+            }, user());
+            assertThat(conditional.object().path("metadata").path("labels").path("app").asText()).isEqualTo("c");
+            assertThatThrownBy(() -> second.update("default", "web", "", current -> {
+                current.with("metadata").put("resourceVersion", newest);
+                return current;
+            }, user())).isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(409));
+        } finally {
+            held.release();
+        }
+    }
+
     @Test
     void readsForReadingShareOneParseOfTheCachedObjectWhileGetsAndListsCopy() {
         GenericStore pods = pods();
