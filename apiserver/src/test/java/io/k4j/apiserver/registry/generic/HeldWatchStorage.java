@@ -1,16 +1,11 @@
 package io.k4j.apiserver.registry.generic;
 
-import static java.util.Objects.requireNonNull;
-
-import io.k4j.storage.KeyValue;
+import io.k4j.storage.ForwardingKeyValueStore;
 import io.k4j.storage.KeyValueStore;
-import io.k4j.storage.RangeRequest;
-import io.k4j.storage.RangeResult;
 import io.k4j.storage.StorageException;
 import io.k4j.storage.Watch;
 import io.k4j.storage.WatchEvent;
 import io.k4j.storage.WatchListener;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -18,13 +13,12 @@ import java.util.List;
  * the writes that other stores make to the same storage, as a second apiserver's cache can. Everything else is
  * the delegate's.
  */
-final class HeldWatchStorage implements KeyValueStore {
-    private final KeyValueStore delegate;
+final class HeldWatchStorage extends ForwardingKeyValueStore {
     private final Object lock = new Object();
     private boolean held;
 
     HeldWatchStorage(KeyValueStore delegate) {
-        this.delegate = requireNonNull(delegate, "delegate is null");
+        super(delegate);
     }
 
     void hold() {
@@ -63,70 +57,5 @@ final class HeldWatchStorage implements KeyValueStore {
                 listener.onError(error);
             }
         });
-    }
-
-    @Override
-    public long currentRevision() {
-        return delegate.currentRevision();
-    }
-
-    @Override
-    public long compactedRevision() {
-        return delegate.compactedRevision();
-    }
-
-    @Override
-    public KeyValue get(String key) {
-        return delegate.get(key);
-    }
-
-    @Override
-    public RangeResult range(RangeRequest request) {
-        return delegate.range(request);
-    }
-
-    @Override
-    public long count(String prefix) {
-        return delegate.count(prefix);
-    }
-
-    @Override
-    public KeyValue create(String key, byte[] value, long lease) {
-        return delegate.create(key, value, lease);
-    }
-
-    @Override
-    public KeyValue update(String key, byte[] value, long expectedModRevision, long lease) {
-        return delegate.update(key, value, expectedModRevision, lease);
-    }
-
-    @Override
-    public KeyValue delete(String key, long expectedModRevision) {
-        return delegate.delete(key, expectedModRevision);
-    }
-
-    @Override
-    public void compact(long revision) {
-        delegate.compact(revision);
-    }
-
-    @Override
-    public long grantLease(Duration ttl) {
-        return delegate.grantLease(ttl);
-    }
-
-    @Override
-    public void keepAlive(long lease) {
-        delegate.keepAlive(lease);
-    }
-
-    @Override
-    public void revokeLease(long lease) {
-        delegate.revokeLease(lease);
-    }
-
-    @Override
-    public void close() {
-        // The delegate belongs to the test.
     }
 }
