@@ -111,8 +111,9 @@ public final class NodeInfo {
         this.node = node;
         this.labels = node.getMetadata().getLabels() == null ? Map.of() : Map.copyOf(node.getMetadata().getLabels());
         NodeSpec spec = node.getSpec();
+        List<Taint> nodeTaints = spec == null ? null : spec.getTaints();
         // An empty list becomes the shared one, which stays in the CPU's cache: most nodes have no taints.
-        this.taints = spec == null || spec.getTaints() == null || spec.getTaints().isEmpty() ? List.of() : spec.getTaints();
+        this.taints = nodeTaints == null || nodeTaints.isEmpty() ? List.of() : nodeTaints;
         this.unschedulable = spec != null && Boolean.TRUE.equals(spec.getUnschedulable());
         this.name = node.getMetadata().getName();
         this.allocatable = node.getStatus() == null ? new Resource() : Resource.of(node.getStatus().getAllocatable());

@@ -577,22 +577,19 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         for (int attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
             UpdateBase base = tryCache ? cachedBase(key) : null;
             tryCache = false;
-            if (base != null) {
-                try {
-                    WriteResult result = updateOnce(namespace, name, subresource, updater, context, rules, key, base);
-                    if (result != null) {
-                        return result;
-                    }
-                } catch (StatusException e) {
-                    // The cache may lag storage: what failed against its copy is decided again against storage.
-                }
-                continue;
+            if (base == null) {
+                base = storedBase(key);
             }
-            KeyValue stored = storage.get(key);
-            WriteResult result = updateOnce(namespace, name, subresource, updater, context, rules, key,
-                    stored == null ? UpdateBase.ABSENT : new UpdateBase(toServed(stored), stored.modRevision(), stored.lease(), false));
-            if (result != null) {
-                return result;
+            try {
+                WriteResult result = updateOnce(namespace, name, subresource, updater, context, rules, key, base);
+                if (result != null) {
+                    return result;
+                }
+            } catch (StatusException e) {
+                // The cache may lag storage: what failed against its copy is decided again against storage.
+                if (!base.cached()) {
+                    throw e;
+                }
             }
         }
         throw StatusException.conflict(type.gvk().group(), type.plural(), name, "too many concurrent updates, please try again");
@@ -606,6 +603,11 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     private UpdateBase cachedBase(String key) {
         CachedObject cached = cache.get(key);
         return cached == null ? null : new UpdateBase(cached.toObjectNode(), cached.revision(), Lease.NONE, true);
+    }
+
+    private UpdateBase storedBase(String key) {
+        KeyValue stored = storage.get(key);
+        return stored == null ? UpdateBase.ABSENT : new UpdateBase(toServed(stored), stored.modRevision(), stored.lease(), false);
     }
 
     /**
