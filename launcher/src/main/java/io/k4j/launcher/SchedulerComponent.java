@@ -23,6 +23,11 @@ final class SchedulerComponent extends LeaderElectedComponent {
     private static final Logger LOG = LoggerFactory.getLogger("scheduler");
     static final String LEASE_NAME = "kube-scheduler";
     private static final Duration CACHE_SYNC_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Upstream's scheduler writes each event on a goroutine of its own (the events.k8s.io broadcaster), so a Scheduled
+     * event follows its binding closely even when hundreds of pods are bound a second; this bounds the writes at once.
+     */
+    private static final int EVENT_WRITES_IN_FLIGHT = 32;
 
     private final ComponentClients clients;
     private final KubeSchedulerConfiguration config;
@@ -45,7 +50,7 @@ final class SchedulerComponent extends LeaderElectedComponent {
     @Override
     KubernetesClient prepare() {
         client = clients.scheduler();
-        events = new ApiEventRecorder(client, KubeSchedulerConfiguration.DEFAULT_SCHEDULER_NAME, "", InstantSource.system());
+        events = new ApiEventRecorder(client, KubeSchedulerConfiguration.DEFAULT_SCHEDULER_NAME, "", InstantSource.system(), EVENT_WRITES_IN_FLIGHT);
         return client;
     }
 

@@ -19,14 +19,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes core/v1 Events through the API from one background thread, so recording never slows a control loop. An
- * event identical to a recent one (same object, type, reason, message and source) bumps that Event's {@code count}
- * and {@code lastTimestamp} instead of creating another, as upstream's event correlator does; what does not fit the
- * bounded queue is dropped with a debug line (events are best effort). Thread-safe.
+ * Writes core/v1 Events through the API from the background, so recording never slows a control loop. An event
+ * identical to a recent one (same object, type, reason, message and source) bumps that Event's {@code count} and
+ * {@code lastTimestamp} instead of creating another, as upstream's event correlator does; what does not fit the
+ * bounded queue is dropped with a debug line (events are best effort).
+ *
+ * <p>By default one thread writes the events in the order they were recorded, as upstream's core/v1 broadcaster of
+ * the controllers and the kubelet does. A recorder made with more writes in flight writes each event on its own
+ * virtual thread, up to that many at once, as the events.k8s.io broadcaster of upstream's scheduler starts a
+ * goroutine per event: under load one write at a time falls behind a scheduler that binds hundreds of pods a second.
+ * Thread-safe.
  */
 public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("events");
@@ -46,8 +53,10 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
             return size() > REMEMBERED_EVENTS;
         }
     };
+    private final Semaphore writeSlots;
     private final Thread writer;
     private volatile boolean closed;
+    /** Guarded by {@link #recent}, as is the map. */
     private long lastNameNanos;
 
     /**
@@ -55,6 +64,17 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
      * @param host the source host, empty for control-plane components as upstream leaves it
      */
     public ApiEventRecorder(KubernetesClient client, String component, String host, InstantSource clock) {
+        this(client, component, host, clock, 1);
+    }
+
+    /**
+     * @param writesInFlight how many events are written at once; 1 writes them one after the other, in order
+     */
+    public ApiEventRecorder(KubernetesClient client, String component, String host, InstantSource clock, int writesInFlight) {
+        if (writesInFlight < 1) {
+            throw new IllegalArgumentException("writesInFlight must be positive: " + writesInFlight);
+        }
+        this.writeSlots = writesInFlight == 1 ? null : new Semaphore(writesInFlight);
         this.client = requireNonNull(client, "client is null");
         this.component = requireNonNull(component, "component is null");
         this.host = requireNonNull(host, "host is null");
@@ -92,20 +112,34 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
 
     private void writeLoop() {
         while (!closed) {
-            Pending pending;
             try {
-                pending = queue.take();
+                Pending pending = queue.take();
+                if (writeSlots == null) {
+                    writeLogged(pending);
+                } else {
+                    writeSlots.acquire();
+                    Thread.ofVirtual().name("events-" + component + "-write").start(() -> {
+                        try {
+                            writeLogged(pending);
+                        } finally {
+                            writeSlots.release();
+                        }
+                    });
+                }
             } catch (InterruptedException e) {
                 return;
             }
-            try {
-                write(pending);
-            } catch (KubernetesClientException e) {
-                LOG.debug("{}: could not write event {} for {}/{}: {}", component, pending.reason(),
-                        pending.involved().getNamespace(), pending.involved().getName(), e.getMessage());
-            } catch (RuntimeException e) {
-                LOG.warn("{}: could not write event {}: {}", component, pending.reason(), e.toString());
-            }
+        }
+    }
+
+    private void writeLogged(Pending pending) {
+        try {
+            write(pending);
+        } catch (KubernetesClientException e) {
+            LOG.debug("{}: could not write event {} for {}/{}: {}", component, pending.reason(),
+                    pending.involved().getNamespace(), pending.involved().getName(), e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not write event {}: {}", component, pending.reason(), e.toString());
         }
     }
 
@@ -115,25 +149,36 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
         String namespace = involved.getNamespace() == null || involved.getNamespace().isEmpty() ? "default" : involved.getNamespace();
         EventKey key = new EventKey(namespace, involved.getKind(), involved.getName(), involved.getUid(),
                 involved.getFieldPath(), pending.type(), pending.reason(), pending.message());
-        Recorded previous = recent.get(key);
         String timestamp = DateTimeFormatter.ISO_INSTANT.format(pending.at().truncatedTo(ChronoUnit.SECONDS));
-        if (previous != null && Duration.between(previous.lastSeen(), pending.at()).compareTo(AGGREGATION_WINDOW) < 0) {
-            int count = previous.count() + 1;
+        // The new state is taken before the write, so that a repeat written meanwhile counts on from it.
+        Recorded repeated;
+        synchronized (recent) {
+            Recorded previous = recent.get(key);
+            repeated = previous != null && Duration.between(previous.lastSeen(), pending.at()).compareTo(AGGREGATION_WINDOW) < 0
+                    ? new Recorded(previous.name(), previous.count() + 1, pending.at()) : null;
+            if (repeated != null) {
+                recent.put(key, repeated);
+            }
+        }
+        if (repeated != null) {
             try {
                 // One PATCH, as upstream's recorder sends: the components' roles allow create, patch and update on
                 // events but not get, so a read-modify-write was refused and every repeat became a new Event.
-                NamedPatch.strategicMerge(client.v1().events(), Event::new, namespace, previous.name(),
-                        "{\"count\":" + count + ",\"lastTimestamp\":\"" + timestamp + "\"}");
-                recent.put(key, new Recorded(previous.name(), count, pending.at()));
+                NamedPatch.strategicMerge(client.v1().events(), Event::new, namespace, repeated.name(),
+                        "{\"count\":" + repeated.count() + ",\"lastTimestamp\":\"" + timestamp + "\"}");
                 return;
             } catch (KubernetesClientException e) {
                 // The event expired or was deleted: record a fresh one below.
-                recent.remove(key);
+                forget(key, repeated);
             }
         }
-        String name = involved.getName() + "." + Long.toHexString(uniqueNanos(pending.at()));
+        Recorded created;
+        synchronized (recent) {
+            created = new Recorded(involved.getName() + "." + Long.toHexString(uniqueNanos(pending.at())), 1, pending.at());
+            recent.put(key, created);
+        }
         Event event = new EventBuilder()
-                .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withNewMetadata().withName(created.name()).withNamespace(namespace).endMetadata()
                 .withInvolvedObject(involved)
                 .withType(pending.type())
                 .withReason(pending.reason())
@@ -145,8 +190,19 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
                 .withReportingComponent(component)
                 .withReportingInstance(host.isEmpty() ? component : component + "-" + host)
                 .build();
-        client.v1().events().inNamespace(namespace).resource(event).create();
-        recent.put(key, new Recorded(name, 1, pending.at()));
+        try {
+            client.v1().events().inNamespace(namespace).resource(event).create();
+        } catch (RuntimeException e) {
+            forget(key, created);
+            throw e;
+        }
+    }
+
+    /** Forgets an event that was not written, unless a later one took its place meanwhile. */
+    private void forget(EventKey key, Recorded recorded) {
+        synchronized (recent) {
+            recent.remove(key, recorded);
+        }
     }
 
     /** Upstream names events {@code <object>.<hex unix nanos>}; two events in the same nanosecond still differ. */
