@@ -94,6 +94,14 @@ final class LogTable {
         READER,
     }
 
+    /**
+     * Pages of a new database. A commit writes each page it changed to the WAL as one frame, and a pod's row (about
+     * 2 KiB) fills half of a 4 KiB page: with 8 KiB pages a batch of creates writes fewer frames. Measured with
+     * 64 writers of pod-sized values under random names, against 4 KiB pages: 28k against 21k creates/s and a quarter
+     * less CPU per create; 16 KiB pages gave less than 8 KiB ones.
+     */
+    static final int PAGE_SIZE_BYTES = 8192;
+
     /** Safety net only: the checkpointer normally keeps the WAL far below this many pages. */
     private static final int WRITER_AUTOCHECKPOINT_PAGES = 65536;
 
@@ -108,6 +116,8 @@ final class LogTable {
             statement.execute("PRAGMA temp_store = MEMORY");
             switch (role) {
                 case WRITER -> {
+                    // Only a new database takes it; one made with another page size keeps that.
+                    statement.execute("PRAGMA page_size = " + PAGE_SIZE_BYTES);
                     statement.execute("PRAGMA journal_mode = WAL");
                     // NORMAL: commits only write the WAL; the writer fsyncs the WAL itself before it
                     // acknowledges (group commit), and checkpoints still sync the WAL and the database file.

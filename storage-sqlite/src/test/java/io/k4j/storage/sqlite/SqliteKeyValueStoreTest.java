@@ -291,6 +291,34 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
                 .isInstanceOf(StorageException.Unavailable.class);
     }
 
+    @Test
+    void aNewDatabaseHasLargerPagesAndOneMadeWithTheOldSizeKeepsItsOwn() throws SQLException {
+        assertThat(pageSize(databaseFile())).isEqualTo(LogTable.PAGE_SIZE_BYTES).isEqualTo(8192);
+
+        // A database made before the page size changed: SQLite's default pages, in WAL mode.
+        Path older = directory.resolve("older.db");
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + older);
+                Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA page_size = 4096");
+            statement.execute("PRAGMA journal_mode = WAL");
+            statement.execute("CREATE TABLE earlier (id INTEGER PRIMARY KEY)");
+        }
+        try (KeyValueStore reopened = SqliteKeyValueStore.open(older, SqliteOptions.defaults().withoutAutomaticCompaction())) {
+            KeyValue created = reopened.create("/registry/pods/default/a", bytes("a"), Lease.NONE);
+            assertSameState(created, reopened.get("/registry/pods/default/a"));
+        }
+        assertThat(pageSize(older)).isEqualTo(4096);
+    }
+
+    private static long pageSize(Path file) throws SQLException {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("PRAGMA page_size")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
     private long rowCount() throws SQLException {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + databaseFile());
                 Statement statement = connection.createStatement();
