@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,11 +30,11 @@ import org.slf4j.LoggerFactory;
  * {@code lastTimestamp} instead of creating another, as upstream's event correlator does; what does not fit the
  * bounded queue is dropped with a debug line (events are best effort).
  *
- * <p>By default one thread writes the events in the order they were recorded, as upstream's core/v1 broadcaster of
- * the controllers and the kubelet does. A recorder made with more writes in flight writes each event on its own
- * virtual thread, up to that many at once, as the events.k8s.io broadcaster of upstream's scheduler starts a
- * goroutine per event: under load one write at a time falls behind a scheduler that binds hundreds of pods a second.
- * Thread-safe.
+ * <p>Each event is written on a virtual thread of its own, with at most a given number of writes in flight. One (the
+ * default) writes the events one after the other in the order they were recorded, as upstream's core/v1 broadcaster
+ * of the controllers and the kubelet does; more write as the events.k8s.io broadcaster of upstream's scheduler, which
+ * starts a goroutine per event: under load one write at a time falls behind a scheduler that binds hundreds of pods a
+ * second. Thread-safe.
  */
 public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("events");
@@ -53,7 +54,9 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
             return size() > REMEMBERED_EVENTS;
         }
     };
+    /** Taken before a write starts and given back when it ends, so one slot keeps the writes in order. */
     private final Semaphore writeSlots;
+    private final ThreadFactory writeThreads;
     private final Thread writer;
     private volatile boolean closed;
     /** Guarded by {@link #recent}, as is the map. */
@@ -74,9 +77,10 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
         if (writesInFlight < 1) {
             throw new IllegalArgumentException("writesInFlight must be positive: " + writesInFlight);
         }
-        this.writeSlots = writesInFlight == 1 ? null : new Semaphore(writesInFlight);
+        this.writeSlots = new Semaphore(writesInFlight);
         this.client = requireNonNull(client, "client is null");
         this.component = requireNonNull(component, "component is null");
+        this.writeThreads = Thread.ofVirtual().name("events-" + component + "-write").factory();
         this.host = requireNonNull(host, "host is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.writer = Thread.ofPlatform().daemon().name("events-" + component).start(this::writeLoop);
@@ -114,18 +118,14 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
         while (!closed) {
             try {
                 Pending pending = queue.take();
-                if (writeSlots == null) {
-                    writeLogged(pending);
-                } else {
-                    writeSlots.acquire();
-                    Thread.ofVirtual().name("events-" + component + "-write").start(() -> {
-                        try {
-                            writeLogged(pending);
-                        } finally {
-                            writeSlots.release();
-                        }
-                    });
-                }
+                writeSlots.acquire();
+                writeThreads.newThread(() -> {
+                    try {
+                        writeLogged(pending);
+                    } finally {
+                        writeSlots.release();
+                    }
+                }).start();
             } catch (InterruptedException e) {
                 return;
             }
