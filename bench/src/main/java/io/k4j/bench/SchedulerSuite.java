@@ -44,6 +44,9 @@ final class SchedulerSuite {
     private final Optional<Path> h2load;
     /** Unmeasured pods before SchedulingBasic's measured ones, as upstream's 5000Nodes workload ({@code initPods}). */
     private static final int BASIC_INIT_PODS = 1_000;
+    /** Upstream's SchedulingBasic figure, pods/s, and how its row names upstream's published bars. */
+    private static final double BASIC_UPSTREAM = 1_150;
+    private static final String BASIC_UPSTREAM_TEXT = "270 CI threshold, ~1,150 measured";
     /** Requests in flight while a throughput run creates its pods, whichever generator sends them. */
     private static final int CREATES_IN_FLIGHT = 32;
     /** One window of the server's CPU at rest (nodes Ready, no pods), measured until two in a row agree. */
@@ -110,12 +113,12 @@ final class SchedulerSuite {
             int total = 0;
             if (runs.contains("basic")) {
                 total += initPods(bench, "basic-init", BASIC_INIT_PODS, SchedulerBench::basicPod);
-                total += throughputRow(server, bench, "SchedulingBasic", "basic", basicPods, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
+                total += throughputRow(server, bench, "SchedulingBasic", "basic", basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod);
                 // The first run's server still compiles its per-pod paths (the JIT's share is in the row); a cluster
                 // that has run for a while has not. The same run again, on the same cluster state, shows that server.
                 log("SchedulingBasic again on the warm server: deleting the measured pods first");
                 bench.deleteAllPods("basic");
-                throughputRow(server, bench, "SchedulingBasic, warm", "basic-warm", basicPods, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
+                throughputRow(server, bench, "SchedulingBasic, warm", "basic-warm", basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod);
             }
             if (runs.contains("node-affinity")) {
                 total += throughputRow(server, bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod);
@@ -210,7 +213,7 @@ final class SchedulerSuite {
                 // how much of the API's write capacity 5,000 simulated nodes take. Its 10m pods leave room for the fill below.
                 append(String.format(Locale.ROOT, "%nSchedulingBasic on %d simulated nodes of 4 CPUs (the preemption run's server; load generator: %s):%n%n"
                         + THROUGHPUT_TABLE, preemptionNodes, bench.throughputGenerator(CREATES_IN_FLIGHT)));
-                throughputRow(server, bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, 1_150, "270 CI threshold, ~1,150 measured", SchedulerBench::basicPod);
+                throughputRow(server, bench, "SchedulingBasic (500 nodes)", "basic", basicPods / 2, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod);
             }
             if (!runs.contains("preemption")) {
                 return;
