@@ -297,11 +297,20 @@ public final class K4jServer implements AutoCloseable {
      * The archive of the classes a start loads, as ./k4j makes and uses it: an ahead-of-time cache on JDK 25 and later,
      * a dynamic class-data sharing archive before.
      */
-    private record StartupArchive(Path file, String recordOption, String useOption) {
+    private record StartupArchive(Path file, String recordOption, List<String> moreRecordOptions, String useOption) {
         static StartupArchive forThisJdk(Path launcherDirectory) {
+            // Without the training start's method profiles, as ./k4j makes it (see its class_archive).
             return Runtime.version().feature() >= 25
-                    ? new StartupArchive(launcherDirectory.resolve("k4j.aot"), "-XX:AOTCacheOutput", "-XX:AOTCache")
-                    : new StartupArchive(launcherDirectory.resolve("k4j.jsa"), "-XX:ArchiveClassesAtExit", "-XX:SharedArchiveFile");
+                    ? new StartupArchive(launcherDirectory.resolve("k4j.aot"), "-XX:AOTCacheOutput",
+                            List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining"), "-XX:AOTCache")
+                    : new StartupArchive(launcherDirectory.resolve("k4j.jsa"), "-XX:ArchiveClassesAtExit", List.of(), "-XX:SharedArchiveFile");
+        }
+
+        List<String> recordOptions(Path partial) {
+            List<String> options = new ArrayList<>();
+            options.add(recordOption + "=" + partial);
+            options.addAll(moreRecordOptions);
+            return options;
         }
 
         List<String> useOptions() {
@@ -337,10 +346,12 @@ public final class K4jServer implements AutoCloseable {
             }
             Path training = Files.createTempDirectory("k4j-cds-training");
             Path partial = Path.of(archive.file() + ".partial-" + ProcessHandle.current().pid());
-            Process process = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", archive.recordOption() + "=" + partial,
-                    "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*",
+            List<String> command = new ArrayList<>(List.of(javaCommand, "--enable-native-access=ALL-UNNAMED"));
+            command.addAll(archive.recordOptions(partial));
+            command.addAll(List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*",
                     "io.k4j.launcher.Main", "server", "--data-dir", training.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
-                    "--write-kubeconfig", training.resolve("kubeconfig").toString(), "--exit-when-ready")
+                    "--write-kubeconfig", training.resolve("kubeconfig").toString(), "--exit-when-ready"));
+            Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(training.resolve("server.log").toFile())
                     .start();
