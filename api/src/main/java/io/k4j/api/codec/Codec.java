@@ -52,7 +52,8 @@ import java.util.TreeMap;
  */
 public final class Codec {
     private static final int MAX_NESTING_DEPTH = 10_000;
-    private static final JsonFactory JSON_FACTORY = Json.mapper().getFactory();
+    /** Bodies are whole objects, whose managedFields may carry names of their own (see {@link Json#readWithoutNameTable}). */
+    private static final JsonFactory JSON_FACTORY = Json.factoryWithoutNameTable();
     private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
             .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)

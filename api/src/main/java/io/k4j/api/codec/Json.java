@@ -46,7 +46,8 @@ public final class Json {
     /**
      * Without Jackson's table of field names shared by all parses: whole objects carry names unique to them (managedFields
      * keys such as {@code k:{"ip":"10.42.0.7"}}, {@code v:"10.42.3.0/24"}), and the first new name of a parse copies
-     * the whole shared table, which such names keep large.
+     * the whole shared table, which such names keep large. A running pod's stored JSON took 35–41 µs to parse with the
+     * table and 8.4 without; one whose names were all known took 7.6 with it.
      */
     private static final JsonMapper MAPPER_WITHOUT_NAME_TABLE = newMapper(new JsonFactoryBuilder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES));
 
@@ -102,9 +103,9 @@ public final class Json {
 
     /**
      * Parses trusted JSON into a tree without the field-name table that {@link #read(byte[])} shares between parses
-     * (see {@link #MAPPER_WITHOUT_NAME_TABLE}): for whole objects read where most carry names of their own, such as
-     * the simulated nodes' API answers about running pods. Where names repeat (request bodies, most stored objects)
-     * the table is cheaper: every name becomes a new string without it.
+     * (see {@link #MAPPER_WITHOUT_NAME_TABLE}): for whole API objects, which may carry names of their own (stored
+     * objects, the simulated nodes' API answers about running pods). Where every name repeats, the table saves only
+     * a tenth of the parse: without it, every name becomes a new string.
      */
     public static JsonNode readWithoutNameTable(byte[] json) {
         try {
@@ -112,6 +113,11 @@ public final class Json {
         } catch (IOException exception) {
             throw new UncheckedIOException(exception);
         }
+    }
+
+    /** The factory of {@link #readWithoutNameTable}, for parsers that read whole API objects from clients. */
+    public static JsonFactory factoryWithoutNameTable() {
+        return MAPPER_WITHOUT_NAME_TABLE.getFactory();
     }
 
     /** Parses trusted JSON text into a tree. */

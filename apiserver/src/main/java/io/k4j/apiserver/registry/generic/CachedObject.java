@@ -98,7 +98,7 @@ public final class CachedObject {
 
     /** A fresh tree of the object the caller may modify. */
     public ObjectNode toObjectNode() {
-        return (ObjectNode) Json.read(json);
+        return (ObjectNode) Json.readWithoutNameTable(json);
     }
 
     /**

@@ -1065,7 +1065,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     }
 
     private ObjectNode toServed(KeyValue keyValue) {
-        ObjectNode object = (ObjectNode) Json.read(keyValue.value());
+        ObjectNode object = (ObjectNode) Json.readWithoutNameTable(keyValue.value());
         if (conversion.isPresent()) {
             object = conversion.get().fromStorage(object);
         }

@@ -84,7 +84,7 @@ final class StoredJson {
     byte[] served(long revision) {
         if (resourceVersionAt < 0) {
             // No metadata object to carry the version (never so for a stored object); encode the slow way.
-            ObjectNode object = (ObjectNode) Json.read(stored);
+            ObjectNode object = (ObjectNode) Json.readWithoutNameTable(stored);
             ObjectMetadata.of(object).put(RESOURCE_VERSION, Long.toString(revision));
             return Json.write(object);
         }
