@@ -103,9 +103,10 @@ public final class Json {
 
     /**
      * Parses trusted JSON into a tree without the field-name table that {@link #read(byte[])} shares between parses
-     * (see {@link #MAPPER_WITHOUT_NAME_TABLE}): for whole API objects, which may carry names of their own (stored
-     * objects, the simulated nodes' API answers about running pods). Where every name repeats, the table saves only
-     * a tenth of the parse: without it, every name becomes a new string.
+     * (see {@link #MAPPER_WITHOUT_NAME_TABLE}): for stored objects, whose managedFields carry names of their own once a
+     * pod runs, and the simulated nodes' API answers about running pods. Where every name repeats, the table is
+     * better: it saves a tenth of the parse, and without it every name becomes a new string (a stored pod of 2.3 KB
+     * allocated 26.5 KB to parse instead of 18.2).
      */
     public static JsonNode readWithoutNameTable(byte[] json) {
         try {
@@ -113,11 +114,6 @@ public final class Json {
         } catch (IOException exception) {
             throw new UncheckedIOException(exception);
         }
-    }
-
-    /** The factory of {@link #readWithoutNameTable}, for parsers that read whole API objects from clients. */
-    public static JsonFactory factoryWithoutNameTable() {
-        return MAPPER_WITHOUT_NAME_TABLE.getFactory();
     }
 
     /** Parses trusted JSON text into a tree. */
