@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * What the training run for the start-up archive does once its components run: the requests a first {@code kubectl}
  * session and a first Deployment make (discovery, OpenAPI, tables, creates, patches, server-side apply, a rollout on a
  * simulated node, a cascading namespace deletion). The classes these load go into the archive, loaded and linked, so
- * that the components and the first requests of a real start find them there. Every wait is bounded; a step that does not finish in time is logged and the run goes on, because a
- * partial archive still helps.
+ * that the components and the first requests of a real start find them there. Every wait is bounded; a step that
+ * does not finish in time is logged and the run goes on, because a partial archive still helps.
  */
 final class TrainingWorkload {
     private static final Logger LOG = LoggerFactory.getLogger("training");
