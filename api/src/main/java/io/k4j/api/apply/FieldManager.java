@@ -51,6 +51,7 @@ public final class FieldManager {
 
     private final Shapes shapes;
     private final InstantSource clock;
+    private final CreatedFields createdFields = new CreatedFields(64);
 
     public FieldManager(Shapes shapes, InstantSource clock) {
         this.shapes = requireNonNull(shapes, "shapes is null");
@@ -118,6 +119,20 @@ public final class FieldManager {
             updatedMetadata.remove("managedFields");
             return;
         }
+        Manager updater = new Manager(manager, Manager.Operation.UPDATE, target.kind().apiVersion(), target.subresource());
+        // A create with no managed fields of its own: the set is the object's fields, the same for the same object.
+        boolean plainCreate = live == null && managed.isEmpty();
+        int createdHash = plainCreate ? CreatedFields.hash(updated) : 0;
+        if (plainCreate) {
+            FieldSet known = createdFields.find(createdHash, updated, target, manager);
+            if (known != null) {
+                if (!known.isEmpty()) {
+                    managed.put(updater, new ManagedFields.Entry(known, target.kind().apiVersion(), Optional.of(now())));
+                }
+                write(updatedMetadata, managed);
+                return;
+            }
+        }
         Optional<Set<String>> resetTopLevelFields = target.resetFields().topLevelFieldNames();
         UpdateComparison comparison = UpdateComparison.compare(live, updated, shape, resetTopLevelFields.orElse(Set.of()));
         FieldSet changed = comparison.changed();
@@ -128,7 +143,9 @@ public final class FieldManager {
         }
         // Nobody owns the stripped fields, so leaving them out of what was changed changes no entry below.
         changed.removeAll(STRIPPED);
-        Manager updater = new Manager(manager, Manager.Operation.UPDATE, target.kind().apiVersion(), target.subresource());
+        if (plainCreate) {
+            createdFields.remember(createdHash, updated, target, manager, changed);
+        }
         for (Map.Entry<Manager, ManagedFields.Entry> entry : managed.entries().entrySet()) {
             FieldSet owned = entry.getValue().fields();
             // Most writes leave most managers' fields alone, and an updater that changes only fields it owns (a

@@ -74,6 +74,42 @@ class FieldManagerTest {
     }
 
     @Test
+    void repeatedCreatesOfOneObjectRecordWhatTheFirstDidWithTheirOwnTime() {
+        ObjectNode first = yaml(WEB);
+        fieldManager.update(null, first, DEPLOYMENTS, "kubectl-create");
+        JsonNode firstFields = first.path("metadata").path("managedFields").get(0).path("fieldsV1");
+
+        // The third create of the same object (apart from its name and uid) takes the set remembered from the second.
+        clock.set(Instant.parse("2026-01-02T03:04:09Z"));
+        List<ObjectNode> repeated = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ObjectNode again = yaml(WEB.replace("name: web", "name: web-" + i));
+            ((ObjectNode) again.path("metadata")).put("uid", "uid-" + i);
+            fieldManager.update(null, again, DEPLOYMENTS, "kubectl-create");
+            repeated.add(again);
+        }
+        for (ObjectNode again : repeated) {
+            JsonNode entry = again.path("metadata").path("managedFields").get(0);
+            assertThat(entry.path("fieldsV1")).isEqualTo(firstFields);
+            assertThat(entry.path("time").asText()).isEqualTo("2026-01-02T03:04:09Z");
+        }
+
+        // Another manager, another value or another field: each is compared, not taken from the remembered set.
+        ObjectNode byOther = yaml(WEB);
+        fieldManager.update(null, byOther, DEPLOYMENTS, "other");
+        assertThat(byOther.path("metadata").path("managedFields").get(0).path("manager").asText()).isEqualTo("other");
+        ObjectNode withLabel = yaml(WEB.replace("labels: {app: web}\nspec:", "labels: {app: web, tier: front}\nspec:"));
+        fieldManager.update(null, withLabel, DEPLOYMENTS, "kubectl-create");
+        assertThat(withLabel.path("metadata").path("managedFields").get(0).path("fieldsV1").path("f:metadata").path("f:labels").has("f:tier")).isTrue();
+        ObjectNode withoutReplicas = yaml(WEB.replace("  replicas: 2\n", ""));
+        fieldManager.update(null, withoutReplicas, DEPLOYMENTS, "kubectl-create");
+        assertThat(withoutReplicas.path("metadata").path("managedFields").get(0).path("fieldsV1").path("f:spec").has("f:replicas")).isFalse();
+        ObjectNode sameAgain = yaml(WEB);
+        fieldManager.update(null, sameAgain, DEPLOYMENTS, "kubectl-create");
+        assertThat(sameAgain.path("metadata").path("managedFields").get(0).path("fieldsV1")).isEqualTo(firstFields);
+    }
+
+    @Test
     void updateAddsChangedFieldsAndTakesThemFromOthers() {
         ObjectNode live = yaml(WEB);
         fieldManager.update(null, live, DEPLOYMENTS, "kubectl-create");
