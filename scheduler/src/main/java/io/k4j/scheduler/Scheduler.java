@@ -337,7 +337,7 @@ public final class Scheduler {
         Status[] statuses = new Status[numAllNodes];
         AtomicInteger feasibleCount = new AtomicInteger();
         AtomicInteger processed = new AtomicInteger();
-        framework.parallelizer().until(numAllNodes, index -> {
+        int visited = framework.parallelizer().until(numAllNodes, index -> {
             if (feasibleCount.get() >= numNodesToFind) {
                 return;
             }
@@ -354,9 +354,9 @@ public final class Scheduler {
             } else {
                 statuses[index] = status;
             }
-        });
+        }, () -> feasibleCount.get() >= numNodesToFind);
         nextStartNodeIndex = (start + processed.get()) % numAllNodes;
-        for (int index = 0; index < numAllNodes; index++) {
+        for (int index = 0; index < visited; index++) {
             Status status = statuses[index];
             if (status == null) {
                 continue;

@@ -2,6 +2,7 @@ package io.k4j.scheduler.framework;
 
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
 /**
@@ -28,17 +29,29 @@ public final class Parallelizer {
 
     /** Calls {@code work} for every index in [0, pieces); returns when all calls returned. */
     public void until(int pieces, IntConsumer work) {
+        until(pieces, work, () -> false);
+    }
+
+    /**
+     * Calls {@code work} for the indexes in [0, pieces) until {@code done} holds, as upstream cancels the loop's
+     * context: {@code done} is asked before each chunk, so indexes after it are not even visited (the filter loop
+     * stops once it found enough feasible nodes, out of thousands). Returns when all calls returned.
+     *
+     * @return how many indexes, from 0, were handed out; indexes at or past it were not visited
+     */
+    public int until(int pieces, IntConsumer work, BooleanSupplier done) {
         if (pool == null || pieces < MINIMUM_PIECES_FOR_PARALLELISM) {
-            for (int i = 0; i < pieces; i++) {
+            int i = 0;
+            for (; i < pieces && !done.getAsBoolean(); i++) {
                 work.accept(i);
             }
-            return;
+            return i;
         }
         int chunk = Math.max(1, (int) Math.sqrt(pieces));
         AtomicInteger next = new AtomicInteger();
         Runnable worker = () -> {
             int start;
-            while ((start = next.getAndAdd(chunk)) < pieces) {
+            while (!done.getAsBoolean() && (start = next.getAndAdd(chunk)) < pieces) {
                 int end = Math.min(pieces, start + chunk);
                 for (int i = start; i < end; i++) {
                     work.accept(i);
@@ -53,6 +66,7 @@ public final class Parallelizer {
         for (java.util.concurrent.ForkJoinTask<?> task : tasks) {
             task.join();
         }
+        return Math.min(pieces, next.get());
     }
 
     public void shutdown() {
