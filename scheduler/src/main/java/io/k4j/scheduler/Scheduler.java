@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -334,7 +335,8 @@ public final class Scheduler {
         int numNodesToFind = numFeasibleNodesToFind(framework.percentageOfNodesToScore() > 0 ? framework.percentageOfNodesToScore() : percentageOfNodesToScore, numAllNodes);
         int start = nextStartNodeIndex % numAllNodes;
         NodeInfo[] feasible = new NodeInfo[numNodesToFind];
-        Status[] statuses = new Status[numAllNodes];
+        // Made on the first rejection: with thousands of nodes, an array per pod that most pods leave empty.
+        AtomicReference<Status[]> statuses = new AtomicReference<>();
         AtomicInteger feasibleCount = new AtomicInteger();
         AtomicInteger processed = new AtomicInteger();
         int visited = framework.parallelizer().until(numAllNodes, index -> {
@@ -352,12 +354,13 @@ public final class Scheduler {
                     feasibleCount.decrementAndGet();
                 }
             } else {
-                statuses[index] = status;
+                statuses.updateAndGet(known -> known != null ? known : new Status[numAllNodes])[index] = status;
             }
         }, () -> feasibleCount.get() >= numNodesToFind);
         nextStartNodeIndex = (start + processed.get()) % numAllNodes;
-        for (int index = 0; index < visited; index++) {
-            Status status = statuses[index];
+        Status[] rejected = statuses.get();
+        for (int index = 0; rejected != null && index < visited; index++) {
+            Status status = rejected[index];
             if (status == null) {
                 continue;
             }
