@@ -26,6 +26,11 @@ final class CreatedFields {
     private static final Set<String> IDENTITY = Set.of(
             "name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "resourceVersion");
     private static final String METADATA = "metadata";
+    /**
+     * Larger objects are not remembered, so that a table stays small: a pod is a few KB, and large objects (ConfigMaps,
+     * Secrets) are seldom created twice alike.
+     */
+    private static final int MAX_REMEMBERED_SIZE = 16 * 1024;
 
     private record Slot(int hash, FieldManager.Target target, String manager, ObjectNode object, FieldSet fields) {}
 
@@ -69,7 +74,7 @@ final class CreatedFields {
 
     /**
      * Notes the set compared for an object; the object is copied (and {@code fields} with it) only when its hash was
-     * noted before. Neither argument is kept.
+     * noted before and it is small. Neither argument is kept.
      */
     void remember(int hash, ObjectNode object, FieldManager.Target target, String manager, FieldSet fields) {
         int index = index(hash);
@@ -78,8 +83,29 @@ final class CreatedFields {
             slots.set(index, new Slot(hash, target, manager, null, null));
             return;
         }
+        if (sizeWithin(object, MAX_REMEMBERED_SIZE) < 0) {
+            return;
+        }
         // Decoded from its own encoding, the set's encoding is a copy of that (see FieldSet#toFieldsV1).
         slots.set(index, new Slot(hash, target, manager, object.deepCopy(), FieldSet.fromFieldsV1(fields.toFieldsV1())));
+    }
+
+    /** What is left of {@code budget} after a rough size of the value (its text and names, 8 per node); negative beyond it. */
+    private static int sizeWithin(JsonNode value, int budget) {
+        budget -= 8;
+        if (value.isTextual()) {
+            return budget - value.textValue().length();
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext() && budget >= 0; ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            budget = sizeWithin(field.getValue(), budget - field.getKey().length());
+        }
+        if (value.isArray()) {
+            for (int i = 0; i < value.size() && budget >= 0; i++) {
+                budget = sizeWithin(value.get(i), budget);
+            }
+        }
+        return budget;
     }
 
     private int index(int hash) {

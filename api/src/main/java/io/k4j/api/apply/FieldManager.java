@@ -51,7 +51,7 @@ public final class FieldManager {
 
     private final Shapes shapes;
     private final InstantSource clock;
-    private final CreatedFields createdFields = new CreatedFields(64);
+    private final CreatedFields createdFields = new CreatedFields(32);
 
     public FieldManager(Shapes shapes, InstantSource clock) {
         this.shapes = requireNonNull(shapes, "shapes is null");
