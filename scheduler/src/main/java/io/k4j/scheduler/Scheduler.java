@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -339,8 +340,9 @@ public final class Scheduler {
         AtomicReference<Status[]> statuses = new AtomicReference<>();
         AtomicInteger feasibleCount = new AtomicInteger();
         AtomicInteger processed = new AtomicInteger();
+        BooleanSupplier enoughFound = () -> feasibleCount.get() >= numNodesToFind;
         int visited = framework.parallelizer().until(numAllNodes, index -> {
-            if (feasibleCount.get() >= numNodesToFind) {
+            if (enoughFound.getAsBoolean()) {
                 return;
             }
             NodeInfo nodeInfo = nodes.get((start + index) % numAllNodes);
@@ -356,7 +358,7 @@ public final class Scheduler {
             } else {
                 statuses.updateAndGet(known -> known != null ? known : new Status[numAllNodes])[index] = status;
             }
-        }, () -> feasibleCount.get() >= numNodesToFind);
+        }, enoughFound);
         nextStartNodeIndex = (start + processed.get()) % numAllNodes;
         Status[] rejected = statuses.get();
         for (int index = 0; rejected != null && index < visited; index++) {

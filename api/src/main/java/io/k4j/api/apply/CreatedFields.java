@@ -23,8 +23,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class CreatedFields {
     /** Metadata fields whose values may differ between creates of one object, and that no manager owns. */
-    private static final Set<String> IDENTITY = Set.of(
-            "name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "resourceVersion");
+    private static final Set<String> IDENTITY = FieldManager.STRIPPED_METADATA_FIELDS;
     private static final String METADATA = "metadata";
     /**
      * Larger objects are not remembered, so that a table stays small: a pod is a few KB, and large objects (ConfigMaps,

@@ -42,12 +42,11 @@ public final class FieldManager {
     /** Who owns the fields of an object that no manager tracked when something first applies to it. */
     public static final String BEFORE_FIRST_APPLY = "before-first-apply";
 
+    /** The metadata fields of upstream's stripped set that identify an object or keep its books, apart from managedFields. */
+    static final Set<String> STRIPPED_METADATA_FIELDS = Set.of(
+            "name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "resourceVersion");
     /** Paths no manager owns: identity and bookkeeping fields every object has (upstream's stripped set). */
-    private static final FieldSet STRIPPED = FieldSet.of(List.of(
-            fieldPath("apiVersion"), fieldPath("kind"), fieldPath("metadata"),
-            fieldPath("metadata", "name"), fieldPath("metadata", "namespace"), fieldPath("metadata", "creationTimestamp"),
-            fieldPath("metadata", "selfLink"), fieldPath("metadata", "uid"), fieldPath("metadata", "clusterName"),
-            fieldPath("metadata", "generation"), fieldPath("metadata", "managedFields"), fieldPath("metadata", "resourceVersion")));
+    private static final FieldSet STRIPPED = stripped();
 
     private final Shapes shapes;
     private final InstantSource clock;
@@ -81,6 +80,13 @@ public final class FieldManager {
             set.insert(List.of(new PathElement.Field(name)));
         }
         return set;
+    }
+
+    private static FieldSet stripped() {
+        List<List<PathElement>> paths = new ArrayList<>(List.of(fieldPath("apiVersion"), fieldPath("kind"), fieldPath("metadata"),
+                fieldPath("metadata", "managedFields")));
+        STRIPPED_METADATA_FIELDS.forEach(name -> paths.add(fieldPath("metadata", name)));
+        return FieldSet.of(paths);
     }
 
     private static List<PathElement> fieldPath(String... names) {
