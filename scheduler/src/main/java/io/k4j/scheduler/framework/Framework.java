@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -397,31 +398,44 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
      * @throws PluginException when a plugin fails
      */
     public long[] runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-        long[] totals = new long[nodes.size()];
+        List<ScorePlugin> active = new ArrayList<>();
         for (ScorePlugin plugin : plugins.score()) {
-            if (state.skipScorePlugins().contains(plugin.name())) {
-                continue;
+            if (!state.skipScorePlugins().contains(plugin.name())) {
+                active.add(plugin);
             }
-            long[] scores = new long[nodes.size()];
-            RuntimeException[] failure = new RuntimeException[1];
-            services.parallelizer().until(nodes.size(), index -> {
+        }
+        // One pass over the nodes runs every plugin on a node in turn, as upstream: the node's data is read while it is
+        // at hand, and the pool is handed one loop per pod instead of one per plugin.
+        long[][] scores = new long[active.size()][nodes.size()];
+        AtomicReference<ScoreFailure> failure = new AtomicReference<>();
+        services.parallelizer().until(nodes.size(), index -> {
+            NodeInfo node = nodes.get(index);
+            for (int p = 0; p < scores.length; p++) {
+                ScorePlugin plugin = active.get(p);
                 try {
-                    scores[index] = plugin.score(state, pod, nodes.get(index));
+                    scores[p][index] = plugin.score(state, pod, node);
                 } catch (RuntimeException e) {
-                    failure[0] = e;
+                    failure.compareAndSet(null, new ScoreFailure(plugin, e));
+                    return;
                 }
-            });
-            if (failure[0] != null) {
-                throw asPluginException(plugin, failure[0]);
             }
+        }, () -> failure.get() != null);
+        ScoreFailure failed = failure.get();
+        if (failed != null) {
+            throw asPluginException(failed.plugin(), failed.cause());
+        }
+        long[] totals = new long[nodes.size()];
+        for (int p = 0; p < scores.length; p++) {
+            ScorePlugin plugin = active.get(p);
+            long[] pluginScores = scores[p];
             try {
-                plugin.normalizeScores(state, pod, nodes, scores);
+                plugin.normalizeScores(state, pod, nodes, pluginScores);
             } catch (RuntimeException e) {
                 throw asPluginException(plugin, e);
             }
             int weight = plugins.scoreWeights().getOrDefault(plugin.name(), 1);
-            for (int i = 0; i < scores.length; i++) {
-                long score = scores[i];
+            for (int i = 0; i < pluginScores.length; i++) {
+                long score = pluginScores[i];
                 if (score > ScorePlugin.MAX_NODE_SCORE || score < ScorePlugin.MIN_NODE_SCORE) {
                     throw new PluginException(Status.error("plugin " + plugin.name() + " returns an invalid score " + score
                             + ", it should in the range of [0, 100] after normalizing").withPlugin(plugin.name()));
@@ -431,6 +445,8 @@ public final class Framework implements FrameworkHandle, PluginsRunner {
         }
         return totals;
     }
+
+    private record ScoreFailure(ScorePlugin plugin, RuntimeException cause) {}
 
     private static PluginException asPluginException(Plugin plugin, RuntimeException e) {
         if (e instanceof PluginException pluginException) {
