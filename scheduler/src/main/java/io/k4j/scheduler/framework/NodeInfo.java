@@ -38,6 +38,19 @@ public final class NodeInfo {
     private Resource allocatable;
     private Map<String, ImageStateSummary> imageStates;
     private long generation;
+    /**
+     * The CPU, memory and pod figures of {@code allocatable}, {@code requested} and {@code nonZeroRequested}, and the
+     * pod count, kept in this object as well: the resource filter and scores read them for every node a cycle tries,
+     * and each of those objects is one more cache miss per node (measured with 5,000 nodes, most of a filter's time).
+     */
+    private int podCount;
+    private long allocatableMilliCpu;
+    private long allocatableMemory;
+    private long allowedPodNumber;
+    private long requestedMilliCpu;
+    private long requestedMemory;
+    private long nonZeroRequestedMilliCpu;
+    private long nonZeroRequestedMemory;
 
     public NodeInfo() {
         this.pods = new ArrayList<>();
@@ -67,6 +80,14 @@ public final class NodeInfo {
         this.allocatable = other.allocatable;
         this.imageStates = other.imageStates;
         this.generation = other.generation;
+        this.podCount = other.podCount;
+        this.allocatableMilliCpu = other.allocatableMilliCpu;
+        this.allocatableMemory = other.allocatableMemory;
+        this.allowedPodNumber = other.allowedPodNumber;
+        this.requestedMilliCpu = other.requestedMilliCpu;
+        this.requestedMemory = other.requestedMemory;
+        this.nonZeroRequestedMilliCpu = other.nonZeroRequestedMilliCpu;
+        this.nonZeroRequestedMemory = other.nonZeroRequestedMemory;
     }
 
     /** A NodeInfo for a node and its pods, as tests and simulations build them. */
@@ -117,6 +138,9 @@ public final class NodeInfo {
         this.unschedulable = spec != null && Boolean.TRUE.equals(spec.getUnschedulable());
         this.name = node.getMetadata().getName();
         this.allocatable = node.getStatus() == null ? new Resource() : Resource.of(node.getStatus().getAllocatable());
+        this.allocatableMilliCpu = allocatable.milliCpu;
+        this.allocatableMemory = allocatable.memory;
+        this.allowedPodNumber = allocatable.allowedPodNumber;
         this.generation = nextGeneration();
     }
 
@@ -174,6 +198,40 @@ public final class NodeInfo {
         return allocatable;
     }
 
+    /** {@code pods().size()}, without reaching the list. */
+    public int podCount() {
+        return podCount;
+    }
+
+    /** {@code allocatable().milliCpu}, without reaching the object; likewise the five below. */
+    public long allocatableMilliCpu() {
+        return allocatableMilliCpu;
+    }
+
+    public long allocatableMemory() {
+        return allocatableMemory;
+    }
+
+    public long allowedPodNumber() {
+        return allowedPodNumber;
+    }
+
+    public long requestedMilliCpu() {
+        return requestedMilliCpu;
+    }
+
+    public long requestedMemory() {
+        return requestedMemory;
+    }
+
+    public long nonZeroRequestedMilliCpu() {
+        return nonZeroRequestedMilliCpu;
+    }
+
+    public long nonZeroRequestedMemory() {
+        return nonZeroRequestedMemory;
+    }
+
     public long generation() {
         return generation;
     }
@@ -197,6 +255,7 @@ public final class NodeInfo {
         }
         requested.add(pod.requests());
         nonZeroRequested.add(pod.nonZeroRequests());
+        keepRequestedFigures();
         usedPorts.addAll(pod.hostPorts());
         generation = nextGeneration();
     }
@@ -217,11 +276,20 @@ public final class NodeInfo {
         removeByUid(podsWithRequiredAntiAffinity, uid);
         requested.subtract(removed.requests());
         nonZeroRequested.subtract(removed.nonZeroRequests());
+        keepRequestedFigures();
         for (HostPort port : removed.hostPorts()) {
             usedPorts.remove(port);
         }
         generation = nextGeneration();
         return true;
+    }
+
+    private void keepRequestedFigures() {
+        podCount = pods.size();
+        requestedMilliCpu = requested.milliCpu;
+        requestedMemory = requested.memory;
+        nonZeroRequestedMilliCpu = nonZeroRequested.milliCpu;
+        nonZeroRequestedMemory = nonZeroRequested.memory;
     }
 
     private static void removeByUid(List<PodInfo> list, String uid) {

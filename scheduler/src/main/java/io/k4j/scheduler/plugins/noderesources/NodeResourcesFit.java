@@ -162,21 +162,22 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo nodeInfo) {
         Resource request = pod.requests();
-        Resource allocatable = nodeInfo.allocatable();
-        Resource requested = nodeInfo.requested();
         List<String> reasons = null;
         boolean unresolvable = false;
-        if (nodeInfo.pods().size() + 1 > allocatable.allowedPodNumber) {
+        if (nodeInfo.podCount() + 1 > nodeInfo.allowedPodNumber()) {
             reasons = add(reasons, "Too many pods");
         }
-        if (request.milliCpu > 0 && request.milliCpu > allocatable.milliCpu - requested.milliCpu) {
+        if (request.milliCpu > 0 && request.milliCpu > nodeInfo.allocatableMilliCpu() - nodeInfo.requestedMilliCpu()) {
             reasons = add(reasons, "Insufficient cpu");
-            unresolvable |= request.milliCpu > allocatable.milliCpu;
+            unresolvable |= request.milliCpu > nodeInfo.allocatableMilliCpu();
         }
-        if (request.memory > 0 && request.memory > allocatable.memory - requested.memory) {
+        if (request.memory > 0 && request.memory > nodeInfo.allocatableMemory() - nodeInfo.requestedMemory()) {
             reasons = add(reasons, "Insufficient memory");
-            unresolvable |= request.memory > allocatable.memory;
+            unresolvable |= request.memory > nodeInfo.allocatableMemory();
         }
+        // The rest only for pods that ask for it: the node's resource objects are not read otherwise.
+        Resource allocatable = nodeInfo.allocatable();
+        Resource requested = nodeInfo.requested();
         if (request.ephemeralStorage > 0 && request.ephemeralStorage > allocatable.ephemeralStorage - requested.ephemeralStorage) {
             reasons = add(reasons, "Insufficient ephemeral-storage");
             unresolvable |= request.ephemeralStorage > allocatable.ephemeralStorage;

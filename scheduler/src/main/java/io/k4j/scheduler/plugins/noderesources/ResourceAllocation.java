@@ -56,14 +56,23 @@ final class ResourceAllocation {
      * {@code useRequested}, so that pods without requests still spread.
      */
     static long requested(NodeInfo nodeInfo, PodInfo pod, ScoredResource resource, boolean useRequested) {
-        if (!useRequested && (resource.kind() == Kind.CPU || resource.kind() == Kind.MEMORY)) {
-            return resource.of(nodeInfo.nonZeroRequested()) + resource.of(pod.nonZeroRequests());
-        }
-        return resource.of(nodeInfo.requested()) + resource.of(pod.requests());
+        // CPU and memory from the figures the NodeInfo keeps in itself, read for every node of every cycle.
+        return switch (resource.kind()) {
+            case CPU -> useRequested ? nodeInfo.requestedMilliCpu() + pod.requests().milliCpu
+                    : nodeInfo.nonZeroRequestedMilliCpu() + pod.nonZeroRequests().milliCpu;
+            case MEMORY -> useRequested ? nodeInfo.requestedMemory() + pod.requests().memory
+                    : nodeInfo.nonZeroRequestedMemory() + pod.nonZeroRequests().memory;
+            default -> resource.of(nodeInfo.requested()) + resource.of(pod.requests());
+        };
     }
 
     static long allocatable(NodeInfo nodeInfo, ScoredResource resource) {
-        return resource.of(nodeInfo.allocatable());
+        return switch (resource.kind()) {
+            case CPU -> nodeInfo.allocatableMilliCpu();
+            case MEMORY -> nodeInfo.allocatableMemory();
+            case PODS -> nodeInfo.allowedPodNumber();
+            default -> resource.of(nodeInfo.allocatable());
+        };
     }
 
     /** Whether a scalar resource plays no part for this pod (upstream skips extended resources the pod does not ask for). */
