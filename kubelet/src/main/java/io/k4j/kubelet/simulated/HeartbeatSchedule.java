@@ -21,15 +21,24 @@ import java.util.TreeSet;
  */
 final class HeartbeatSchedule {
     private final Duration interval;
+    private final Duration batchWindow;
     private final Map<String, Entry> entries = new HashMap<>();
     private final TreeSet<Entry> queue = new TreeSet<>(Comparator.comparing(Entry::due).thenComparing(Entry::node));
 
     private record Entry(String node, Instant due, int failures) {}
 
-    HeartbeatSchedule(Duration interval) {
+    /**
+     * @param batchWindow nodes due within this long after the earliest due one are taken with it (see
+     *     {@link #pollDue}); zero to take each node at its own time
+     */
+    HeartbeatSchedule(Duration interval, Duration batchWindow) {
         this.interval = requireNonNull(interval, "interval is null");
+        this.batchWindow = requireNonNull(batchWindow, "batchWindow is null");
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("interval must be positive: " + interval);
+        }
+        if (batchWindow.isNegative() || batchWindow.compareTo(interval) >= 0) {
+            throw new IllegalArgumentException("batchWindow must be in [0, interval): " + batchWindow);
         }
     }
 
@@ -75,10 +84,18 @@ final class HeartbeatSchedule {
         return queue.isEmpty() ? Optional.empty() : Optional.of(queue.first().due());
     }
 
-    /** Takes every node due at {@code now}; they are in flight until {@link #succeeded} or {@link #failed}. */
+    /**
+     * Takes every node due at {@code now}, and with them those due within the batch window after it; they are in flight
+     * until {@link #succeeded} or {@link #failed}. Heartbeats sent together share the datastore's commits and syncs,
+     * and nodes taken together once stay together, so thousands of nodes settle into batches a window apart.
+     */
     List<String> pollDue(Instant now) {
         List<String> due = new ArrayList<>();
-        while (!queue.isEmpty() && !queue.first().due().isAfter(now)) {
+        if (queue.isEmpty() || queue.first().due().isAfter(now)) {
+            return due;
+        }
+        Instant until = now.plus(batchWindow);
+        while (!queue.isEmpty() && !queue.first().due().isAfter(until)) {
             due.add(queue.pollFirst().node());
         }
         return due;

@@ -58,6 +58,12 @@ public final class NodeSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration POD_RETRY_DELAY = Duration.ofSeconds(1);
+    /**
+     * Heartbeats due within this window of the first due one go out with it. Renewals spread evenly over the interval
+     * reach the datastore one at a time, each its own commit and sync; renewals sent together share them. A renewal
+     * up to this much early changes nothing for a Lease of 40 s.
+     */
+    private static final Duration HEARTBEAT_BATCH_WINDOW = Duration.ofMillis(100);
     private static final Duration CACHE_SYNC_POLL = Duration.ofMillis(50);
     private static final int REGISTRATION_ATTEMPTS_PER_LOG = 6;
     private static final String JSON = "application/json";
@@ -93,7 +99,7 @@ public final class NodeSimulator implements AutoCloseable {
 
     private final ReentrantLock heartbeatLock = new ReentrantLock();
     private final Condition heartbeatsChanged = heartbeatLock.newCondition();
-    private final HeartbeatSchedule heartbeats = new HeartbeatSchedule(NodeHeartbeat.LEASE_RENEW_INTERVAL);
+    private final HeartbeatSchedule heartbeats = new HeartbeatSchedule(NodeHeartbeat.LEASE_RENEW_INTERVAL, HEARTBEAT_BATCH_WINDOW);
     private final Thread heartbeatThread = Thread.ofPlatform().daemon().name("k4j-node-simulator-heartbeats").unstarted(this::runHeartbeats);
 
     private volatile boolean nodesSynced;

@@ -1,11 +1,13 @@
 package io.k4j.kubelet.simulated;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.k4j.kubelet.nodestatus.NodeHeartbeat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +15,32 @@ class HeartbeatScheduleTest {
     private static final Instant T0 = Instant.parse("2026-01-02T03:04:05Z");
     private static final Duration INTERVAL = NodeHeartbeat.LEASE_RENEW_INTERVAL;
 
-    private final HeartbeatSchedule schedule = new HeartbeatSchedule(INTERVAL);
+    private final HeartbeatSchedule schedule = new HeartbeatSchedule(INTERVAL, Duration.ZERO);
+
+    @Test
+    void takesTheNodesDueWithinTheBatchWindowWithTheFirstAndTheyStayTogether() {
+        HeartbeatSchedule batched = new HeartbeatSchedule(INTERVAL, Duration.ofMillis(100));
+        batched.add("a", T0);
+        batched.add("b", T0.plusMillis(60));
+        batched.add("c", T0.plusMillis(100));
+        batched.add("d", T0.plusMillis(101));
+
+        assertThat(batched.pollDue(T0.minusMillis(1))).as("nothing is due yet").isEmpty();
+        assertThat(batched.pollDue(T0)).containsExactly("a", "b", "c");
+        for (String node : List.of("a", "b", "c")) {
+            batched.succeeded(node, T0.plusMillis(20));
+        }
+        assertThat(batched.pollDue(T0.plusMillis(101))).containsExactly("d");
+        batched.succeeded("d", T0.plusMillis(110));
+
+        assertThat(batched.pollDue(T0.plusMillis(20).plus(INTERVAL))).containsExactly("a", "b", "c", "d");
+    }
+
+    @Test
+    void aBatchWindowMustBeShorterThanTheInterval() {
+        assertThatThrownBy(() -> new HeartbeatSchedule(INTERVAL, INTERVAL)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("batchWindow");
+    }
 
     @Test
     void renewsEveryTenSecondsAsTheKubelet() {
