@@ -42,6 +42,8 @@ class ApiEventRecorderTest {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger mostInFlight = new AtomicInteger();
+    /** Creates answered 403, as an apiserver refuses a create in a terminating namespace or without permission. */
+    private final AtomicInteger createsRefused = new AtomicInteger();
     /** Creates wait on this (up to a second) before they are answered. */
     private volatile CountDownLatch createsHeld = new CountDownLatch(0);
 
@@ -75,6 +77,13 @@ class ApiEventRecorderTest {
                 held.await(1, TimeUnit.SECONDS);
             }
             requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body);
+            if (create && createsRefused.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+                byte[] refusal = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Forbidden\",\"code\":403}"
+                        .getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(403, refusal.length);
+                exchange.getResponseBody().write(refusal);
+                return;
+            }
             byte[] answer = (create ? body : "{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"metadata\":{\"name\":\"patched\",\"namespace\":\"default\"}}")
                     .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -134,6 +143,19 @@ class ApiEventRecorderTest {
         assertThat(requests.subList(1, 3)).allSatisfy(request -> assertThat(request).startsWith("PATCH /api/v1/namespaces/default/events/" + name.group(1) + " "));
         assertThat(requests.subList(1, 3)).anySatisfy(request -> assertThat(request).contains("\"count\":2"));
         assertThat(requests.subList(1, 3)).anySatisfy(request -> assertThat(request).contains("\"count\":3"));
+    }
+
+    @Test
+    void anEventWhoseCreateWasRefusedIsCreatedAgainNotPatched() {
+        // One write at a time: the second starts once the first, refused, has ended.
+        try (ApiEventRecorder recorder = new ApiEventRecorder(client, "default-scheduler", "", InstantSource.system())) {
+            createsRefused.set(1);
+            recorder.event(pod("p"), "Normal", "Scheduled", "Successfully assigned default/p to node-1");
+            recorder.event(pod("p"), "Normal", "Scheduled", "Successfully assigned default/p to node-1");
+            await().atMost(TIMEOUT).until(() -> requests.size() == 2);
+        }
+        assertThat(requests).allSatisfy(request -> assertThat(request).startsWith("POST /api/v1/namespaces/default/events "));
+        assertThat(requests.get(1)).contains("\"count\":1");
     }
 
     private static Pod pod(String name) {
