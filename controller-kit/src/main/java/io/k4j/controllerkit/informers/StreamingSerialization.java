@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -120,12 +121,12 @@ public final class StreamingSerialization extends KubernetesSerialization {
     }
 
     /**
-     * Binds the object the parser stands at the start of, once its kind and apiVersion are known; the fields read to
-     * learn them are replayed from a buffer before the rest of the object. Null when the object has no registered kind.
+     * Binds the object the parser stands at the start of, once its kind and apiVersion are known. When they are its
+     * first fields, as the apiserver writes them, the rest is bound straight from the text; fields before them are
+     * replayed from a buffer before the rest. Null when the object has no registered kind.
      */
     private KubernetesResource decodeResource(JsonParser parser) throws IOException {
-        TokenBuffer head = new TokenBuffer(parser, null);
-        head.writeStartObject();
+        TokenBuffer head = null;
         String kind = null;
         String apiVersion = null;
         while (kind == null || apiVersion == null) {
@@ -138,15 +139,34 @@ public final class StreamingSerialization extends KubernetesSerialization {
                 kind = parser.getText();
             } else if (value == JsonToken.VALUE_STRING && field.equals("apiVersion")) {
                 apiVersion = parser.getText();
+            } else {
+                if (head == null) {
+                    head = new TokenBuffer(parser, null);
+                    head.writeStartObject();
+                }
+                head.writeFieldName(field);
+                head.copyCurrentStructure(parser);
             }
-            head.writeFieldName(field);
-            head.copyCurrentStructure(parser);
         }
         Class<? extends KubernetesResource> type = getRegisteredKubernetesResource(apiVersion, kind);
         if (type == null) {
             return null;
         }
-        JsonParser object = JsonParserSequence.createFlattened(false, head.asParser(parser.getCodec()), parser);
-        return readers.computeIfAbsent(type, mapper::readerFor).readValue(object);
+        ObjectReader reader = readers.computeIfAbsent(type, mapper::readerFor);
+        if (head != null) {
+            head.writeStringField("kind", kind);
+            head.writeStringField("apiVersion", apiVersion);
+            return reader.readValue(JsonParserSequence.createFlattened(false, head.asParser(parser.getCodec()), parser));
+        }
+        // A bean binds from within its object as well: the parser moves to the field after apiVersion. Every
+        // token then comes from the text itself, not through a sequence of parsers.
+        if (parser.nextToken() != JsonToken.FIELD_NAME) {
+            return null;
+        }
+        KubernetesResource object = reader.readValue(parser);
+        // The model's own kind and apiVersion, which it starts with, are those it is registered for: the object is
+        // what fabric8 would give. Anything else goes to fabric8's decoding.
+        return object instanceof HasMetadata resource && kind.equals(resource.getKind()) && apiVersion.equals(resource.getApiVersion())
+                ? object : null;
     }
 }
