@@ -34,4 +34,7 @@ sealed interface WriteRequest {
 
     /** Ends the writer thread after everything queued before it. */
     record Stop() implements WriteRequest {}
+
+    /** Not a write: the sync thread tells a writer that waits for it that it is free (see {@code GroupCommitWriter}). */
+    record SyncFree() implements WriteRequest {}
 }

@@ -128,6 +128,28 @@ class SqliteKeyValueStoreTest extends KeyValueStoreConformance {
     }
 
     @Test
+    void writesArrivingDuringASyncAreCommittedTogetherAfterIt() throws Exception {
+        long transactionsBefore = sqliteStore().committedTransactions();
+        long syncsBefore = sqliteStore().walSyncs();
+        int threads = 32;
+        int writesPerThread = 25;
+
+        runConcurrently(threads, thread -> {
+            for (int i = 0; i < writesPerThread; i++) {
+                store.create("/registry/pods/ns" + thread + "/p" + i, bytes("x"), Lease.NONE);
+            }
+            return null;
+        });
+
+        // The writer commits while the sync thread is free, else once it is: about one transaction per sync (a
+        // commit that races with the end of a sync can add one).
+        long transactions = sqliteStore().committedTransactions() - transactionsBefore;
+        long syncs = sqliteStore().walSyncs() - syncsBefore;
+        assertThat(transactions).isLessThanOrEqualTo(2 * syncs + 1);
+        assertThat(store.count("/registry/pods/")).isEqualTo((long) threads * writesPerThread);
+    }
+
+    @Test
     void failingWritesInABatchDoNotAffectTheOthers() throws Exception {
         long transactionsBefore = sqliteStore().committedTransactions();
         int threads = 16;
