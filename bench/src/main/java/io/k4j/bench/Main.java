@@ -104,76 +104,80 @@ public final class Main {
         if (System.getProperty("k4j.launcher.dir") == null) {
             System.setProperty("k4j.launcher.dir", Path.of("launcher/target").toAbsolutePath().toString());
         }
-        Path work = Files.createTempDirectory("k4j-bench");
-        String command = "`./k4j bench" + (arguments.length == 0 ? "" : " " + String.join(" ", arguments)) + "`";
-        if (suite.equals("scheduler")) {
-            // The server as ./k4j server starts it, with the JVM's default heap: 5,000 nodes and 10,000 pods in 1 GiB
-            // spent an eighth of the run in collection pauses (docs/benchmarks.md, session 10).
-            if (System.getProperty("k4j.server.heap") == null) {
-                System.setProperty("k4j.server.heap", K4jServer.JVM_DEFAULT_HEAP);
+        Path work = WorkDirectory.create("k4j-bench");
+        try {
+            String command = "`./k4j bench" + (arguments.length == 0 ? "" : " " + String.join(" ", arguments)) + "`";
+            if (suite.equals("scheduler")) {
+                // The server as ./k4j server starts it, with the JVM's default heap: 5,000 nodes and 10,000 pods in 1 GiB
+                // spent an eighth of the run in collection pauses (docs/benchmarks.md, session 10).
+                if (System.getProperty("k4j.server.heap") == null) {
+                    System.setProperty("k4j.server.heap", K4jServer.JVM_DEFAULT_HEAP);
+                }
+                ensureDocument(output);
+                // Creating pods is the load the scheduler's throughput is measured under, so it should cost the shared
+                // cores as little as possible: h2load when installed, as the apiserver suite.
+                Optional<Path> h2load = loadGenerator(generator);
+                String header = "\n## Issue 3: scheduler and simulated nodes — run 1 (" + LocalDate.now() + ")\n\n"
+                        + "Machine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n";
+                new SchedulerSuite(output, work, nodes, basicPods, variantPods, scalePods, startupPods, runs, h2load).run(header);
+                System.err.println("bench: results appended to " + output);
+                return;
             }
-            ensureDocument(output);
-            // Creating pods is the load the scheduler's throughput is measured under, so it should cost the shared
-            // cores as little as possible: h2load when installed, as the apiserver suite.
+            if (suite.equals("dns")) {
+                Optional<Path> dnsperf = generator(generator, "dnsperf", "dnsperf",
+                        "loading the DNS server with Java clients in its own JVM, which cost as much CPU as the server");
+                String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: "
+                        + machine("the DNS server in the bench's JVM (" + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap)") + ". Command: " + command + ". Commit: " + commit() + ".\n"
+                        + DnsBench.run(dnsperf, DNS_CLIENTS, Duration.ofSeconds(5), Duration.ofSeconds(10), work);
+                System.out.print(section);
+                ensureDocument(output);
+                Files.writeString(output, section, StandardOpenOption.APPEND);
+                System.err.println("bench: results appended to " + output);
+                return;
+            }
+            if (suite.equals("pod-startup")) {
+                String header = "\n## Issue 4: pod startup on a real node (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
+                        + ". Load average at the start: " + Commands.loadAverage() + ".\n";
+                String section = header + PodStartupBench.run(work, pods == null ? 30 : pods, singleRuns, serverVerbosity);
+                System.out.print(section);
+                ensureDocument(output);
+                Files.writeString(output, section, StandardOpenOption.APPEND);
+                System.err.println("bench: results appended to " + output);
+                return;
+            }
+            if (suite.equals("proxy")) {
+                String header = "\n## Issue 5: kube-proxy network programming (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
+                        + ".\n";
+                String section = header + ProxyBench.run(work, services, endpointsPerService, changes, churnChanges, churnRate,
+                        minSyncPeriodMillis);
+                System.out.print(section);
+                ensureDocument(output);
+                Files.writeString(output, section, StandardOpenOption.APPEND);
+                System.err.println("bench: results appended to " + output);
+                return;
+            }
+            if (!suite.equals("apiserver")) {
+                throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default), scheduler, dns, pod-startup or proxy");
+            }
             Optional<Path> h2load = loadGenerator(generator);
-            String header = "\n## Issue 3: scheduler and simulated nodes — run 1 (" + LocalDate.now() + ")\n\n"
-                    + "Machine: " + machine() + ". Command: " + command + ". Commit: " + commit() + ".\n";
-            new SchedulerSuite(output, work, nodes, basicPods, variantPods, scalePods, startupPods, runs, h2load).run(header);
-            System.err.println("bench: results appended to " + output);
-            return;
-        }
-        if (suite.equals("dns")) {
-            Optional<Path> dnsperf = generator(generator, "dnsperf", "dnsperf",
-                    "loading the DNS server with Java clients in its own JVM, which cost as much CPU as the server");
-            String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: "
-                    + machine("the DNS server in the bench's JVM (" + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap)") + ". Command: " + command + ". Commit: " + commit() + ".\n"
-                    + DnsBench.run(dnsperf, DNS_CLIENTS, Duration.ofSeconds(5), Duration.ofSeconds(10), work);
-            System.out.print(section);
+            // The server keeps every created pod in its informers' caches (controller manager, scheduler) besides the
+            // watch cache: tens of thousands of pods outgrow the 1 GiB the tests give it.
+            if (System.getProperty("k4j.server.heap") == null) {
+                System.setProperty("k4j.server.heap", "3g");
+            }
+            StringBuilder report = new StringBuilder();
+            report.append("\n## Issue 2: apiserver and storage (").append(LocalDate.now()).append(")\n\n")
+                    .append("Machine: ").append(machine()).append(". Command: `./k4j bench").append(arguments.length == 0 ? "" : " " + String.join(" ", arguments)).append("`.\n");
+            for (String backend : backends) {
+                report.append(runBackend(backend, work.resolve(backend), scale, watchers, h2load));
+            }
+            System.out.print(report);
             ensureDocument(output);
-            Files.writeString(output, section, StandardOpenOption.APPEND);
+            Files.writeString(output, report.toString(), StandardOpenOption.APPEND);
             System.err.println("bench: results appended to " + output);
-            return;
+        } finally {
+            WorkDirectory.remove(work);
         }
-        if (suite.equals("pod-startup")) {
-            String header = "\n## Issue 4: pod startup on a real node (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
-                    + ". Load average at the start: " + Commands.loadAverage() + ".\n";
-            String section = header + PodStartupBench.run(work, pods == null ? 30 : pods, singleRuns, serverVerbosity);
-            System.out.print(section);
-            ensureDocument(output);
-            Files.writeString(output, section, StandardOpenOption.APPEND);
-            System.err.println("bench: results appended to " + output);
-            return;
-        }
-        if (suite.equals("proxy")) {
-            String header = "\n## Issue 5: kube-proxy network programming (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
-                    + ".\n";
-            String section = header + ProxyBench.run(work, services, endpointsPerService, changes, churnChanges, churnRate,
-                    minSyncPeriodMillis);
-            System.out.print(section);
-            ensureDocument(output);
-            Files.writeString(output, section, StandardOpenOption.APPEND);
-            System.err.println("bench: results appended to " + output);
-            return;
-        }
-        if (!suite.equals("apiserver")) {
-            throw new IllegalArgumentException("unknown suite " + suite + "; use apiserver (the default), scheduler, dns, pod-startup or proxy");
-        }
-        Optional<Path> h2load = loadGenerator(generator);
-        // The server keeps every created pod in its informers' caches (controller manager, scheduler) besides the
-        // watch cache: tens of thousands of pods outgrow the 1 GiB the tests give it.
-        if (System.getProperty("k4j.server.heap") == null) {
-            System.setProperty("k4j.server.heap", "3g");
-        }
-        StringBuilder report = new StringBuilder();
-        report.append("\n## Issue 2: apiserver and storage (").append(LocalDate.now()).append(")\n\n")
-                .append("Machine: ").append(machine()).append(". Command: `./k4j bench").append(arguments.length == 0 ? "" : " " + String.join(" ", arguments)).append("`.\n");
-        for (String backend : backends) {
-            report.append(runBackend(backend, work.resolve(backend), scale, watchers, h2load));
-        }
-        System.out.print(report);
-        ensureDocument(output);
-        Files.writeString(output, report.toString(), StandardOpenOption.APPEND);
-        System.err.println("bench: results appended to " + output);
     }
 
     /** The h2load executable the {@code --generator} asks for: none for {@code jdk}, the installed one for {@code auto} or {@code h2load}. */

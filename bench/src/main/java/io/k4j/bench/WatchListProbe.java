@@ -51,19 +51,23 @@ public final class WatchListProbe {
         if (System.getProperty("k4j.server.heap") == null) {
             System.setProperty("k4j.server.heap", "3g");
         }
-        Path work = Files.createTempDirectory("k4j-probe");
-        String token = UUID.randomUUID().toString();
-        Path tokens = H2Load.adminTokenFile(work.resolve("bench-tokens.csv"), token);
-        Path h2load = Path.of(System.getProperty("probe.h2load", "/usr/bin/h2load"));
-        if (!Files.isExecutable(h2load)) {
-            throw new IllegalStateException(h2load + " is missing: install nghttp2-client (the probe creates its pods with h2load)");
-        }
-        List<String> serverArguments = new ArrayList<>(List.of("--token-auth-file", tokens.toString()));
-        try (EtcdProcess etcdProcess = etcd ? EtcdProcess.start() : null) {
-            if (etcdProcess != null) {
-                serverArguments.add("--datastore-endpoint=" + etcdProcess.endpoint());
+        Path work = WorkDirectory.create("k4j-probe");
+        try {
+            String token = UUID.randomUUID().toString();
+            Path tokens = H2Load.adminTokenFile(work.resolve("bench-tokens.csv"), token);
+            Path h2load = Path.of(System.getProperty("probe.h2load", "/usr/bin/h2load"));
+            if (!Files.isExecutable(h2load)) {
+                throw new IllegalStateException(h2load + " is missing: install nghttp2-client (the probe creates its pods with h2load)");
             }
-            probe(work, token, h2load, serverArguments, preload, listSize, watchers, rounds, listRepetitions, jdkClient);
+            List<String> serverArguments = new ArrayList<>(List.of("--token-auth-file", tokens.toString()));
+            try (EtcdProcess etcdProcess = etcd ? EtcdProcess.start() : null) {
+                if (etcdProcess != null) {
+                    serverArguments.add("--datastore-endpoint=" + etcdProcess.endpoint());
+                }
+                probe(work, token, h2load, serverArguments, preload, listSize, watchers, rounds, listRepetitions, jdkClient);
+            }
+        } finally {
+            WorkDirectory.remove(work);
         }
     }
 
