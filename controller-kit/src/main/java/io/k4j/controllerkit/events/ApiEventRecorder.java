@@ -9,10 +9,8 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.k4j.controllerkit.patch.NamedPatch;
+import io.k4j.controllerkit.requests.RawApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
@@ -50,8 +47,7 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
     private static final Duration AGGREGATION_WINDOW = Duration.ofMinutes(10);
 
     private final KubernetesClient client;
-    /** {@code <server>/api/v1/namespaces/}, to which the namespace and {@code /events} are added. */
-    private final String eventsUrl;
+    private final RawApi api;
     private final String component;
     private final String host;
     private final InstantSource clock;
@@ -87,8 +83,7 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
         }
         this.writeSlots = new Semaphore(writesInFlight);
         this.client = requireNonNull(client, "client is null");
-        String server = client.getMasterUrl().toString();
-        this.eventsUrl = (server.endsWith("/") ? server : server + "/") + "api/v1/namespaces/";
+        this.api = new RawApi(client);
         this.component = requireNonNull(component, "component is null");
         this.writeThreads = Thread.ofVirtual().name("events-" + component + "-write").factory();
         this.host = requireNonNull(host, "host is null");
@@ -213,22 +208,12 @@ public final class ApiEventRecorder implements EventRecorder, AutoCloseable {
      * reads, and the scheduler records one per pod it binds.
      */
     private void create(String namespace, Event event) {
-        HttpClient http = client.getHttpClient();
-        HttpRequest request = http.newHttpRequestBuilder()
-                .uri(eventsUrl + URLEncoder.encode(namespace, StandardCharsets.UTF_8) + "/events")
-                .post("application/json", client.getKubernetesSerialization().asJson(event))
-                .build();
-        HttpResponse<String> response;
         try {
-            response = http.sendAsync(request, String.class).get();
+            api.write("POST", "/api/v1/namespaces/" + URLEncoder.encode(namespace, StandardCharsets.UTF_8) + "/events", "application/json",
+                    client.getKubernetesSerialization().asJson(event));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KubernetesClientException("interrupted while creating an event", e);
-        } catch (ExecutionException e) {
-            throw new KubernetesClientException("creating an event failed: " + e.getCause(), e.getCause());
-        }
-        if (!response.isSuccessful()) {
-            throw new KubernetesClientException("creating an event failed: " + response.code() + " " + response.body(), response.code(), null);
         }
     }
 

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.k4j.api.codec.Json;
+import io.k4j.controllerkit.requests.RawApi;
 import io.k4j.kubelet.nodestatus.NodeConditions;
 import io.k4j.kubelet.nodestatus.NodeHeartbeat;
 import java.net.HttpURLConnection;

@@ -13,9 +13,10 @@ import java.time.Instant;
 /**
  * A simulated node's heartbeat Lease as JSON, built as {@link io.k4j.kubelet.nodestatus.NodeLeases} builds the
  * kubelet's (named after the node in {@code kube-node-lease}, held by it, owned by the Node object), for
- * {@link RawApi}'s requests. A renewal is the kubelet's update: the whole Lease as last read, resourceVersion
- * included, with a new renewTime; only {@code metadata.managedFields} is left out, which the server then keeps as it
- * is (as upstream's field manager does), so the request and the answer carry fewer bytes. Stateless and thread-safe.
+ * {@link io.k4j.controllerkit.requests.RawApi}'s requests. A renewal is the kubelet's update: the whole Lease as
+ * last read, resourceVersion included, with a new renewTime; only {@code metadata.managedFields} is left out, which the
+ * server then keeps as it is (as upstream's field manager does), so the request and the answer carry fewer bytes.
+ * Stateless and thread-safe.
  */
 final class SimulatedLeases {
     static final String API_VERSION = "coordination.k8s.io/v1";

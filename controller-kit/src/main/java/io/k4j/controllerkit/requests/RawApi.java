@@ -1,4 +1,4 @@
-package io.k4j.kubelet.simulated;
+package io.k4j.controllerkit.requests;
 
 import static java.util.Objects.requireNonNull;
 
@@ -15,20 +15,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The node simulator's requests on its hot paths (Lease renewals, pod status writes), sent as JSON text through the
+ * Requests on the in-process components' hot paths (the node simulator's Lease renewals and pod status writes, the
+ * event recorder's creates), sent as JSON text through the
  * fabric8 client's own HTTP client (same connection, TLS identity and User-Agent) and answered as JSON trees. The
  * typed fabric8 path costs a model copy, a reflective serialization and a reflective decoding of every answer, which
  * at 5,000 simulated nodes (500 renewals a second) was a large share of the whole server's CPU; the requests and the
  * objects on the server are the same. A failed request throws a {@link KubernetesClientException} with the HTTP code
  * (0 when no answer came), as the typed client does. Thread-safe.
  */
-final class RawApi {
+public final class RawApi {
     private final HttpClient httpClient;
     private final String serverUrl;
     private final String userAgent;
     private final long timeoutMillis;
 
-    RawApi(KubernetesClient client) {
+    public RawApi(KubernetesClient client) {
         requireNonNull(client, "client is null");
         this.httpClient = client.getHttpClient();
         this.serverUrl = client.getMasterUrl().toString().replaceAll("/+$", "");
@@ -38,21 +39,27 @@ final class RawApi {
     }
 
     /** GET {@code path} (from the server's root, starting with a slash). */
-    JsonNode get(String path) throws InterruptedException {
-        return exchange("GET", path, "", null);
+    public JsonNode get(String path) throws InterruptedException {
+        return exchange("GET", path, "", null, true);
     }
 
     /** {@code method} on {@code path} with {@code body}. */
-    JsonNode send(String method, String path, String contentType, JsonNode body) throws InterruptedException {
-        return exchange(method, path, contentType, Json.writeString(requireNonNull(body, "body is null")));
+    public JsonNode send(String method, String path, String contentType, JsonNode body) throws InterruptedException {
+        return exchange(method, path, contentType, Json.writeString(requireNonNull(body, "body is null")), true);
     }
 
     /** {@code method} on {@code path} with the JSON text {@code body}. */
-    JsonNode send(String method, String path, String contentType, String body) throws InterruptedException {
-        return exchange(method, path, contentType, requireNonNull(body, "body is null"));
+    public JsonNode send(String method, String path, String contentType, String body) throws InterruptedException {
+        return exchange(method, path, contentType, requireNonNull(body, "body is null"), true);
     }
 
-    private JsonNode exchange(String method, String path, String contentType, String body) throws InterruptedException {
+    /** {@code method} on {@code path} with the JSON text {@code body}, for a caller that reads nothing of the answer. */
+    public void write(String method, String path, String contentType, String body) throws InterruptedException {
+        exchange(method, path, contentType, requireNonNull(body, "body is null"), false);
+    }
+
+    /** The answer as a tree when {@code read}, else null; a failure throws whichever. */
+    private JsonNode exchange(String method, String path, String contentType, String body, boolean read) throws InterruptedException {
         HttpRequest.Builder builder = httpClient.newHttpRequestBuilder()
                 .uri(serverUrl + path)
                 .setHeader("Accept", "application/json")
@@ -75,6 +82,9 @@ final class RawApi {
         byte[] answer = response.body() == null ? new byte[0] : response.body();
         if (!HttpResponse.isSuccessful(response.code())) {
             throw new KubernetesClientException(method + " " + path + " answered " + response.code() + ": " + message(answer), response.code(), null);
+        }
+        if (!read) {
+            return null;
         }
         return answer.length == 0 ? Json.object() : Json.readWithoutNameTable(answer);
     }

@@ -1,4 +1,4 @@
-package io.k4j.kubelet.simulated;
+package io.k4j.controllerkit.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,6 +40,7 @@ class RawApiTest {
                     exchange.getRequestHeaders().getFirst("User-Agent"), body));
             Map.Entry<Integer, String> answer = switch (exchange.getRequestURI().getRawPath()) {
                 case "/ok" -> Map.entry(200, "{\"metadata\":{\"resourceVersion\":\"7\"}}");
+                case "/created-as-text" -> Map.entry(201, "created");
                 case "/conflict" -> Map.entry(409, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
                         + "\"message\":\"the object has been modified\",\"reason\":\"Conflict\",\"code\":409}");
                 default -> Map.entry(404, "404 page not found");
@@ -108,6 +109,17 @@ class RawApiTest {
         assertThatThrownBy(() -> api.get("/missing"))
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(404))
                 .hasMessageContaining("404 page not found");
+    }
+
+    @Test
+    void aWriteReadsNothingOfASuccessfulAnswerButFailsOnAnErrorAnswer() throws Exception {
+        RawApi api = new RawApi(client);
+
+        api.write("POST", "/created-as-text", "application/json", "{\"kind\":\"Event\"}");
+
+        assertThat(seen).singleElement().satisfies(request -> assertThat(request.body()).isEqualTo("{\"kind\":\"Event\"}"));
+        assertThatThrownBy(() -> api.write("POST", "/conflict", "application/json", "{}"))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
     }
 
     @Test
