@@ -104,7 +104,7 @@ public final class Main {
         if (System.getProperty("k4j.launcher.dir") == null) {
             System.setProperty("k4j.launcher.dir", Path.of("launcher/target").toAbsolutePath().toString());
         }
-        Path work = WorkDirectory.create("k4j-bench");
+        Path work = Files.createTempDirectory("k4j-bench");
         try {
             String command = "`./k4j bench" + (arguments.length == 0 ? "" : " " + String.join(" ", arguments)) + "`";
             if (suite.equals("scheduler")) {

@@ -51,7 +51,7 @@ public final class WatchListProbe {
         if (System.getProperty("k4j.server.heap") == null) {
             System.setProperty("k4j.server.heap", "3g");
         }
-        Path work = WorkDirectory.create("k4j-probe");
+        Path work = Files.createTempDirectory("k4j-probe");
         try {
             String token = UUID.randomUUID().toString();
             Path tokens = H2Load.adminTokenFile(work.resolve("bench-tokens.csv"), token);

@@ -1,25 +1,20 @@
 package io.k4j.bench;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * A benchmark's temporary directory, removed once the benchmark is done: its servers' databases take hundreds of
+ * Removes a benchmark's temporary directory once the benchmark is done: its servers' databases take hundreds of
  * megabytes a run, and left behind they filled the disk until the real node reported DiskPressure. Anything still
  * mounted below it (a real node's container mounts or volumes) keeps the whole directory where it is, since removing
  * files through a mount would reach outside it.
  */
 final class WorkDirectory {
     private WorkDirectory() {}
-
-    static Path create(String prefix) throws IOException {
-        return Files.createTempDirectory(prefix);
-    }
 
     /** Removes {@code directory} with its contents, or says on stderr why it stays. */
     static void remove(Path directory) {
@@ -30,22 +25,12 @@ final class WorkDirectory {
                 System.err.println("bench: leaving " + absolute + " in place: " + mounts.size() + " mount(s) below it, first " + mounts.getFirst());
                 return;
             }
-            Files.walkFileTree(absolute, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                    Files.delete(file);
-                    return FileVisitResult.CONTINUE;
+            // Deepest first; a symbolic link is deleted itself, never followed.
+            try (Stream<Path> paths = Files.walk(absolute)) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
                 }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
-                    if (failure != null) {
-                        throw failure;
-                    }
-                    Files.delete(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            }
         } catch (IOException e) {
             System.err.println("bench: could not remove " + absolute + " (" + e + "); remove it by hand");
         }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class WorkDirectoryTest {
     @Test
     void removesTheDirectoryWithEverythingInIt() throws Exception {
-        Path work = WorkDirectory.create("k4j-bench-test");
+        Path work = Files.createTempDirectory("k4j-bench-test");
         Path data = Files.createDirectories(work.resolve("main/data"));
         Files.writeString(data.resolve("k4j.db"), "database");
         Files.writeString(work.resolve("bench-tokens.csv"), "token");

@@ -59,11 +59,7 @@ public final class NodeSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
     private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration POD_RETRY_DELAY = Duration.ofSeconds(1);
-    /**
-     * Heartbeats due within this window of the first due one go out with it. Renewals spread evenly over the interval
-     * reach the datastore one at a time, each its own commit and sync; renewals sent together share them. A renewal
-     * up to this much early changes nothing for a Lease of 40 s.
-     */
+    /** Heartbeats due this close together go out together ({@link HeartbeatSchedule#pollDue}); early by up to this, a 40 s Lease does not mind. */
     private static final Duration HEARTBEAT_BATCH_WINDOW = Duration.ofMillis(100);
     private static final Duration CACHE_SYNC_POLL = Duration.ofMillis(50);
     private static final int REGISTRATION_ATTEMPTS_PER_LOG = 6;
