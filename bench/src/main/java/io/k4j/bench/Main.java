@@ -129,20 +129,14 @@ public final class Main {
                 String section = "\n## Issue 5: cluster DNS (" + LocalDate.now() + ")\n\nMachine: "
                         + machine("the DNS server in the bench's JVM (" + Runtime.getRuntime().maxMemory() / (1024 * 1024 * 1024) + " GiB max heap)") + ". Command: " + command + ". Commit: " + commit() + ".\n"
                         + DnsBench.run(dnsperf, DNS_CLIENTS, Duration.ofSeconds(5), Duration.ofSeconds(10), work);
-                System.out.print(section);
-                ensureDocument(output);
-                Files.writeString(output, section, StandardOpenOption.APPEND);
-                System.err.println("bench: results appended to " + output);
+                appendSection(output, section);
                 return;
             }
             if (suite.equals("pod-startup")) {
                 String header = "\n## Issue 4: pod startup on a real node (" + LocalDate.now() + ")\n\nMachine: " + machine() + ". Command: " + command + ". Commit: " + commit()
                         + ". Load average at the start: " + Commands.loadAverage() + ".\n";
                 String section = header + PodStartupBench.run(work, pods == null ? 30 : pods, singleRuns, serverVerbosity);
-                System.out.print(section);
-                ensureDocument(output);
-                Files.writeString(output, section, StandardOpenOption.APPEND);
-                System.err.println("bench: results appended to " + output);
+                appendSection(output, section);
                 return;
             }
             if (suite.equals("proxy")) {
@@ -150,10 +144,7 @@ public final class Main {
                         + ".\n";
                 String section = header + ProxyBench.run(work, services, endpointsPerService, changes, churnChanges, churnRate,
                         minSyncPeriodMillis);
-                System.out.print(section);
-                ensureDocument(output);
-                Files.writeString(output, section, StandardOpenOption.APPEND);
-                System.err.println("bench: results appended to " + output);
+                appendSection(output, section);
                 return;
             }
             if (!suite.equals("apiserver")) {
@@ -171,10 +162,7 @@ public final class Main {
             for (String backend : backends) {
                 report.append(runBackend(backend, work.resolve(backend), scale, watchers, h2load));
             }
-            System.out.print(report);
-            ensureDocument(output);
-            Files.writeString(output, report.toString(), StandardOpenOption.APPEND);
-            System.err.println("bench: results appended to " + output);
+            appendSection(output, report.toString());
         } finally {
             WorkDirectory.remove(work);
         }
@@ -455,6 +443,14 @@ public final class Main {
             Duration generator = ProcessCpu.total(ProcessHandle.current().pid()).minus(generatorBefore);
             return new CreateResult(count, result.perSecond(), result.p50Millis(), result.p99Millis(), server, generator);
         }
+    }
+
+    /** Prints a suite's section and appends it to the results document. */
+    private static void appendSection(Path output, String section) throws IOException {
+        System.out.print(section);
+        ensureDocument(output);
+        Files.writeString(output, section, StandardOpenOption.APPEND);
+        System.err.println("bench: results appended to " + output);
     }
 
     private static void ensureDocument(Path output) throws IOException {
