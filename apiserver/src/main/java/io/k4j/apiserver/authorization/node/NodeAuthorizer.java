@@ -236,14 +236,15 @@ public final class NodeAuthorizer implements Authorizer {
     }
 
     private List<ObjectNode> podsOn(String nodeName, String namespace) {
-        return registry.require(PODS).list(namespace).stream()
+        // The kept parses, not copies: the authorizer only reads them, once per request of a kubelet.
+        return registry.require(PODS).listForReading(namespace).stream()
                 .filter(pod -> pod.path("spec").path("nodeName").asText("").equals(nodeName))
                 .toList();
     }
 
     private Optional<ObjectNode> find(GroupVersionResource resource, String namespace, String name) {
         try {
-            return Optional.of(registry.require(resource).get(namespace, name));
+            return Optional.of(registry.require(resource).getForReading(namespace, name));
         } catch (StatusException e) {
             if (e.code() == 404) {
                 return Optional.empty();
