@@ -301,7 +301,7 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
                 if (!Files.isDirectory(directory)) {
                     createWorldWritable(directory, fsGroup);
                 }
-                if (!isMountPoint(directory)) {
+                if (!mounter.isMountPoint(directory)) {
                     mounter.mountTmpfs(directory, memorySize(pod, source.getSizeLimit()));
                     if (fsGroup.isPresent()) {
                         VolumeFiles.setGroup(directory, fsGroup.getAsInt());
@@ -321,7 +321,7 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
         if (!Files.isDirectory(directory)) {
             createWorldWritable(directory, fsGroup);
         }
-        if (memory && !isMountPoint(directory)) {
+        if (memory && !mounter.isMountPoint(directory)) {
             mounter.mountTmpfs(directory, memorySize(pod, null));
             VolumeFiles.setMode(directory, fsGroup.isPresent() ? 02777 : 0777);
             if (fsGroup.isPresent()) {
@@ -347,11 +347,6 @@ public final class KubeletVolumeManager implements VolumeManager, AutoCloseable 
             VolumeFiles.setGroup(directory, fsGroup.getAsInt());
             VolumeFiles.setMode(directory, 02777);
         }
-    }
-
-    private boolean isMountPoint(Path directory) throws IOException {
-        Path absolute = directory.toAbsolutePath().normalize();
-        return mounter.mountPointsUnder(absolute).contains(absolute);
     }
 
     /**

@@ -29,4 +29,10 @@ public interface Mounter {
 
     /** The mount points at or below {@code directory}, deepest first (the order to unmount them). */
     List<Path> mountPointsUnder(Path directory) throws IOException;
+
+    /** Whether something is mounted on {@code directory} itself (which exists). */
+    default boolean isMountPoint(Path directory) throws IOException {
+        Path absolute = directory.toAbsolutePath().normalize();
+        return mountPointsUnder(absolute).contains(absolute);
+    }
 }

@@ -4,6 +4,7 @@ import io.k4j.kubelet.host.HostCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +58,22 @@ public final class SystemMounter implements Mounter {
         }
         mountPoints.sort(Comparator.comparingInt(Path::getNameCount).reversed());
         return List.copyOf(mountPoints);
+    }
+
+    /**
+     * As upstream's {@code IsLikelyNotMountPoint}: a directory on another device than its parent is a mount point. The
+     * kubelet asks this of its own tmpfs mounts on every pod sync, and reading the whole mount table instead grows with
+     * every container's mounts on the node. A bind mount from the parent's own file system is not seen.
+     */
+    @Override
+    public boolean isMountPoint(Path directory) throws IOException {
+        Path absolute = directory.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        if (parent == null) {
+            return true;
+        }
+        return !Files.getAttribute(absolute, "unix:dev", LinkOption.NOFOLLOW_LINKS)
+                .equals(Files.getAttribute(parent, "unix:dev", LinkOption.NOFOLLOW_LINKS));
     }
 
     /** mountinfo writes space, tab, newline and backslash as three octal digits after a backslash. */
