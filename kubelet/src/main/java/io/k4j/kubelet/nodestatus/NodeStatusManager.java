@@ -28,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -58,6 +59,11 @@ public final class NodeStatusManager implements AutoCloseable {
     private static final long EVICTION_MEMORY_AVAILABLE = 100L * 1024 * 1024;
     private static final double EVICTION_NODEFS_AVAILABLE = 0.10;
     private static final int MAX_IMAGES = 50;
+    /** How long the host's CPUs, memory and disk size, once read, stand for it. */
+    private static final Duration HOST_FIGURES_MAX_AGE = Duration.ofSeconds(10);
+
+    /** The host's figures as read at {@code readAt}. */
+    private record HostFigures(int cpus, long memoryBytes, long storageBytes, Instant readAt) {}
 
     private final KubernetesClient client;
     private final KubeletConfig config;
@@ -77,6 +83,7 @@ public final class NodeStatusManager implements AutoCloseable {
     private volatile String nodeUid = "";
     private volatile PressureConditions pressure;
     private int leaseFailures;
+    private volatile HostFigures hostFigures;
 
     public NodeStatusManager(KubernetesClient client, KubeletConfig config, RuntimeService runtime, ImageService images,
             PodCidrListener podCidrListener, String kubeletVersion, InstantSource clock) {
@@ -120,28 +127,45 @@ public final class NodeStatusManager implements AutoCloseable {
 
     /** The node's capacity as the host has it. */
     public Map<String, Quantity> capacity() {
+        HostFigures host = hostFigures();
         Map<String, Quantity> capacity = new LinkedHashMap<>();
-        capacity.put("cpu", new Quantity(Integer.toString(HostResources.cpus())));
-        capacity.put("ephemeral-storage", new Quantity(HostResources.storageBytes(config.rootDirectory()) / 1024 + "Ki"));
+        capacity.put("cpu", new Quantity(Integer.toString(host.cpus())));
+        capacity.put("ephemeral-storage", new Quantity(host.storageBytes() / 1024 + "Ki"));
         capacity.put("hugepages-1Gi", new Quantity("0"));
         capacity.put("hugepages-2Mi", new Quantity("0"));
-        capacity.put("memory", new Quantity(HostResources.memoryBytes() / 1024 + "Ki"));
+        capacity.put("memory", new Quantity(host.memoryBytes() / 1024 + "Ki"));
         capacity.put("pods", new Quantity(Integer.toString(config.maxPods())));
         return capacity;
     }
 
     /** Capacity minus system-reserved resources and the hard eviction thresholds, as upstream. */
     public Map<String, Quantity> allocatable() {
+        HostFigures host = hostFigures();
         Map<String, Quantity> allocatable = new LinkedHashMap<>(capacity());
-        long cpuMilli = HostResources.cpus() * 1000L - milli(config.systemReserved().get("cpu"));
+        long cpuMilli = host.cpus() * 1000L - milli(config.systemReserved().get("cpu"));
         allocatable.put("cpu", new Quantity(cpuMilli % 1000 == 0 ? Long.toString(cpuMilli / 1000) : cpuMilli + "m"));
-        long memory = HostResources.memoryBytes() - bytes(config.systemReserved().get("memory")) - EVICTION_MEMORY_AVAILABLE;
+        long memory = host.memoryBytes() - bytes(config.systemReserved().get("memory")) - EVICTION_MEMORY_AVAILABLE;
         allocatable.put("memory", new Quantity(Math.max(0, memory) / 1024 + "Ki"));
-        long storage = HostResources.storageBytes(config.rootDirectory());
+        long storage = host.storageBytes();
         long storageAllocatable = storage - bytes(config.systemReserved().get("ephemeral-storage"))
                 - (long) (storage * EVICTION_NODEFS_AVAILABLE);
         allocatable.put("ephemeral-storage", new Quantity(Long.toString(Math.max(0, storageAllocatable))));
         return allocatable;
+    }
+
+    /**
+     * The host's figures, read again once they are {@link #HOST_FIGURES_MAX_AGE} old. Pod admission and memory-backed
+     * volumes ask for allocatable on every pod sync, and a file system's size is found through the whole mount table;
+     * upstream's kubelet too reads them from machine information it refreshes now and then.
+     */
+    private HostFigures hostFigures() {
+        HostFigures figures = hostFigures;
+        Instant now = clock.instant();
+        if (figures == null || now.isBefore(figures.readAt()) || !now.isBefore(figures.readAt().plus(HOST_FIGURES_MAX_AGE))) {
+            figures = new HostFigures(HostResources.cpus(), HostResources.memoryBytes(), HostResources.storageBytes(config.rootDirectory()), now);
+            hostFigures = figures;
+        }
+        return figures;
     }
 
     public List<String> podCidrs() {
