@@ -66,8 +66,9 @@ final class PodStartupBench {
         try {
             return new PodStartupBench(server).measure(pods, singleRuns);
         } finally {
-            // The server's log outlives the node's data directory, for a look at where the time went.
-            Path log = directory.resolve("pod-startup-server.log");
+            // The server's log outlives the bench's work directory, for a look at where the time went: one file, which
+            // the next run replaces.
+            Path log = Path.of(System.getProperty("java.io.tmpdir"), "k4j-pod-startup-server.log");
             server.closeAndRemoveNode(log);
             log("pod-startup: the server's log is in " + log);
         }
