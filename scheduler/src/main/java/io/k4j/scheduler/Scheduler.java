@@ -339,7 +339,6 @@ public final class Scheduler {
         // Made on the first rejection: with thousands of nodes, an array per pod that most pods leave empty.
         AtomicReference<Status[]> statuses = new AtomicReference<>();
         AtomicInteger feasibleCount = new AtomicInteger();
-        AtomicInteger processed = new AtomicInteger();
         BooleanSupplier enoughFound = () -> feasibleCount.get() >= numNodesToFind;
         int visited = framework.parallelizer().until(numAllNodes, index -> {
             if (enoughFound.getAsBoolean()) {
@@ -347,7 +346,6 @@ public final class Scheduler {
             }
             NodeInfo nodeInfo = nodes.get((start + index) % numAllNodes);
             Status status = framework.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
-            processed.incrementAndGet();
             if (status.isSuccess()) {
                 int slot = feasibleCount.getAndIncrement();
                 if (slot < numNodesToFind) {
@@ -359,20 +357,24 @@ public final class Scheduler {
                 statuses.updateAndGet(known -> known != null ? known : new Status[numAllNodes])[index] = status;
             }
         }, enoughFound);
-        nextStartNodeIndex = (start + processed.get()) % numAllNodes;
+        // As upstream: the nodes processed are the feasible ones kept and the rejected ones, counted after the loop
+        // rather than with one more counter that both filter threads would write for every node.
+        int count = Math.min(feasibleCount.get(), numNodesToFind);
+        int processed = count;
         Status[] rejected = statuses.get();
         for (int index = 0; rejected != null && index < visited; index++) {
             Status status = rejected[index];
             if (status == null) {
                 continue;
             }
+            processed++;
             if (!status.isRejected()) {
                 throw new PluginException(status);
             }
             diagnosis.nodeToStatus().set(nodes.get((start + index) % numAllNodes).name(), status);
             diagnosis.addPluginStatus(status);
         }
-        int count = Math.min(feasibleCount.get(), numNodesToFind);
+        nextStartNodeIndex = (start + processed) % numAllNodes;
         List<NodeInfo> result = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             if (feasible[i] != null) {
