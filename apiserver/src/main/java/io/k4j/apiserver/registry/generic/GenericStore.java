@@ -854,9 +854,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             try {
                 KeyValue deleted = storage.delete(key, stored.modRevision());
                 cache.noteDelete(key, deleted.modRevision());
-                ObjectNode deletedObject = toServed(deleted);
-                definition.writeHooks().afterDelete(deletedObject);
-                return new WriteResult(deletedObject, false, true, List.of());
+                // The delete was conditional on the stored revision, so what it removed is what was read and parsed.
+                definition.writeHooks().afterDelete(current);
+                return new WriteResult(current, false, true, List.of());
             } catch (StorageException.Conflict e) {
                 // Changed in between: decide again on the new state.
             } catch (StorageException.KeyNotFound e) {

@@ -404,6 +404,19 @@ class GenericStoreTest {
     }
 
     @Test
+    void anImmediateDeleteAnswersWithTheObjectAsLastStored() {
+        GenericStore pods = pods();
+        pods.create("default", pod("web", Map.of("app", "web")), user());
+        ObjectNode stored = pods.get("default", "web");
+
+        ObjectNode deleted = pods.delete("default", "web", DeleteOptions.DEFAULT, user()).object();
+
+        // As upstream's etcd store: the object before the delete, with the revision it was last written at.
+        assertThat(deleted).isEqualTo(stored);
+        assertThat(deleted.path("metadata").path("resourceVersion").asText()).isNotEmpty();
+    }
+
+    @Test
     void deletePreconditionsAreChecked() {
         GenericStore pods = pods();
         pods.create("default", pod("web", Map.of()), user());
