@@ -127,7 +127,10 @@ public final class NodeStatusManager implements AutoCloseable {
 
     /** The node's capacity as the host has it. */
     public Map<String, Quantity> capacity() {
-        HostFigures host = hostFigures();
+        return capacity(hostFigures());
+    }
+
+    private Map<String, Quantity> capacity(HostFigures host) {
         Map<String, Quantity> capacity = new LinkedHashMap<>();
         capacity.put("cpu", new Quantity(Integer.toString(host.cpus())));
         capacity.put("ephemeral-storage", new Quantity(host.storageBytes() / 1024 + "Ki"));
@@ -141,7 +144,7 @@ public final class NodeStatusManager implements AutoCloseable {
     /** Capacity minus system-reserved resources and the hard eviction thresholds, as upstream. */
     public Map<String, Quantity> allocatable() {
         HostFigures host = hostFigures();
-        Map<String, Quantity> allocatable = new LinkedHashMap<>(capacity());
+        Map<String, Quantity> allocatable = new LinkedHashMap<>(capacity(host));
         long cpuMilli = host.cpus() * 1000L - milli(config.systemReserved().get("cpu"));
         allocatable.put("cpu", new Quantity(cpuMilli % 1000 == 0 ? Long.toString(cpuMilli / 1000) : cpuMilli + "m"));
         long memory = host.memoryBytes() - bytes(config.systemReserved().get("memory")) - EVICTION_MEMORY_AVAILABLE;
