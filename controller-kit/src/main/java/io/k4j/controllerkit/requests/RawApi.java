@@ -24,6 +24,9 @@ import java.util.concurrent.TimeoutException;
  * (0 when no answer came), as the typed client does. Thread-safe.
  */
 public final class RawApi {
+    /** The content type of a JSON merge patch (RFC 7386), as the status writes send them. */
+    public static final String MERGE_PATCH = "application/merge-patch+json";
+
     private final HttpClient httpClient;
     private final String serverUrl;
     private final String userAgent;

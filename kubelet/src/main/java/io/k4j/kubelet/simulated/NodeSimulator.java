@@ -64,7 +64,6 @@ public final class NodeSimulator implements AutoCloseable {
     private static final Duration CACHE_SYNC_POLL = Duration.ofMillis(50);
     private static final int REGISTRATION_ATTEMPTS_PER_LOG = 6;
     private static final String JSON = "application/json";
-    private static final String MERGE_PATCH_JSON = "application/merge-patch+json";
     private static final PatchContext STRATEGIC_MERGE_PATCH = PatchContext.of(PatchType.STRATEGIC_MERGE);
 
     private final KubernetesClient client;
@@ -594,7 +593,7 @@ public final class NodeSimulator implements AutoCloseable {
         String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", metadata, "status", status));
         String path = "/api/v1/namespaces/" + encode(pod.getMetadata().getNamespace()) + "/pods/" + encode(pod.getMetadata().getName()) + "/status";
         JsonNode[] answer = new JsonNode[1];
-        withWritePermit(() -> answer[0] = api.send("PATCH", path, MERGE_PATCH_JSON, patch));
+        withWritePermit(() -> answer[0] = api.send("PATCH", path, RawApi.MERGE_PATCH, patch));
         // The answer is the whole pod; only its new resourceVersion is read (a typed decoding of every answer cost as
         // much as the informer's own), and the pod looked at next is the one decided on with the status written.
         return PodLifecycle.withStatus(pod, status, answer[0].path("metadata").path("resourceVersion").asText());

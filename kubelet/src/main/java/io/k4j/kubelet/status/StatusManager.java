@@ -16,8 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * pod with the same UID (a new pod of the same name is left alone). Thread-safe.
  */
 public final class StatusManager {
-    private static final String MERGE_PATCH_JSON = "application/merge-patch+json";
-
     private record Written(String resourceVersion, PodStatus status) {}
 
     private final KubernetesClient client;
@@ -51,7 +49,7 @@ public final class StatusManager {
         try {
             // Only the answer's resourceVersion is read: the typed client's copy of the pod before the request and its
             // decoding of the answer cost more than the write itself on a node starting many pods.
-            String resourceVersion = api.send("PATCH", path, MERGE_PATCH_JSON, json).path("metadata").path("resourceVersion").asText();
+            String resourceVersion = api.send("PATCH", path, RawApi.MERGE_PATCH, json).path("metadata").path("resourceVersion").asText();
             written.put(uid, new Written(resourceVersion, status));
             return true;
         }
