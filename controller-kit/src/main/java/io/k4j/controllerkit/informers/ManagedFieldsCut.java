@@ -4,7 +4,8 @@ package io.k4j.controllerkit.informers;
  * Removes {@code object.metadata.managedFields} from the text of a watch event before it is parsed. Cutting the text
  * costs one pass over its characters; skipping the field while parsing tokenized it all, and its keys (such as
  * {@code k:{"ip":"10.42.0.7"}}) are unique to one object, so every event added new names to Jackson's shared symbol
- * table, which copies the whole table on the first new name of each parse. Stateless.
+ * table, which copies the whole table on the first new name of each parse. Strings, most of the text, are skipped by
+ * {@link String#indexOf(int, int)}, which the JIT vectorizes, rather than character by character. Stateless.
  */
 final class ManagedFieldsCut {
     private static final String MANAGED_FIELDS = "managedFields";
@@ -125,15 +126,21 @@ final class ManagedFieldsCut {
         return -1;
     }
 
-    /** The index of the quote that closes the string opening at {@code quote}, or -1 when it does not close. */
+    /**
+     * The index of the quote that closes the string opening at {@code quote}, or -1 when it does not close: the first
+     * quote after it not escaped, that is not preceded by an odd run of backslashes.
+     */
     private static int endOfString(String text, int quote) {
-        for (int i = quote + 1; i < text.length(); i++) {
-            char character = text.charAt(i);
-            if (character == '\\') {
-                i++;
-            } else if (character == '"') {
-                return i;
+        int candidate = text.indexOf('"', quote + 1);
+        while (candidate >= 0) {
+            int backslash = candidate - 1;
+            while (text.charAt(backslash) == '\\') {
+                backslash--;
             }
+            if ((candidate - 1 - backslash) % 2 == 0) {
+                return candidate;
+            }
+            candidate = text.indexOf('"', candidate + 1);
         }
         return -1;
     }

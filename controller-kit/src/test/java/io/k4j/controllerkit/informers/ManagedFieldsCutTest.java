@@ -25,6 +25,9 @@ class ManagedFieldsCutTest {
         assertThat(withoutManagedFields("{ \"type\" : \"MODIFIED\" , \"object\" : { \"metadata\" : { \"name\" : \"a\\\"}{\" , \"managedFields\" : "
                 + MANAGED + " } } }"))
                 .isEqualTo("{ \"type\" : \"MODIFIED\" , \"object\" : { \"metadata\" : { \"name\" : \"a\\\"}{\"  } } }");
+        // A string that ends in an escaped backslash ends at the quote after it.
+        assertThat(withoutManagedFields("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\\\\\",\"managedFields\":" + MANAGED + "}}}"))
+                .isEqualTo("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\\\\\"}}}");
     }
 
     @Test
