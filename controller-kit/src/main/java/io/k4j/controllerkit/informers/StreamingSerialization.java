@@ -30,8 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * is always the one fabric8 would give.
  *
  * <p>What informers keep of many objects is made compact: model objects without unknown fields share one empty
- * {@code additionalProperties} map ({@link EmptyAdditionalProperties}), and equal short strings one instance
- * ({@link CanonicalStrings}).
+ * {@code additionalProperties} map, and the objects of watch events one empty list and map for their empty list and
+ * map fields ({@link EmptyCollections}); equal short strings share one instance ({@link CanonicalStrings}).
  *
  * <p>With {@code dropManagedFields}, an event's {@code metadata.managedFields} is cut from its text before it is parsed
  * ({@link ManagedFieldsCut}), as the informers' caches would drop it anyway ({@link ManagedFieldsStrippingStore},
@@ -65,7 +65,7 @@ public final class StreamingSerialization extends KubernetesSerialization {
         // fabric8 configures the mapper (modules, inclusion, its polymorphic resource deserializer) in this constructor.
         super(mapper, true);
         mapper.registerModule(new SimpleModule("k4j-compact-objects")
-                .setDeserializerModifier(new EmptyAdditionalProperties())
+                .setDeserializerModifier(new EmptyCollections())
                 .addDeserializer(String.class, new CanonicalStrings()));
         this.mapper = mapper;
         this.dropManagedFields = dropManagedFields;
@@ -152,7 +152,7 @@ public final class StreamingSerialization extends KubernetesSerialization {
         if (type == null) {
             return null;
         }
-        ObjectReader reader = readers.computeIfAbsent(type, mapper::readerFor);
+        ObjectReader reader = readers.computeIfAbsent(type, key -> mapper.readerFor(key).withAttribute(EmptyCollections.WATCHED_OBJECTS, Boolean.TRUE));
         if (head != null) {
             head.writeStringField("kind", kind);
             head.writeStringField("apiVersion", apiVersion);

@@ -131,6 +131,32 @@ class StreamingSerializationTest {
     }
 
     @Test
+    void watchedObjectsShareEmptyListsAndMapsWhileOtherResponsesKeepTheirOwn() {
+        String object = "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA + ",\"spec\":" + SPEC + ",\"status\":" + STATUS + "}";
+        StreamingSerialization serialization = new StreamingSerialization(false);
+
+        Pod watched = (Pod) serialization.unmarshal(event("ADDED", object), WatchEvent.class).getObject();
+
+        assertThat(watched.getSpec().getVolumes()).isEmpty();
+        assertThat(watched.getSpec().getVolumes()).isSameAs(watched.getSpec().getContainers().get(0).getEnv());
+        assertThat(watched.getMetadata().getAnnotations()).isEmpty();
+        assertThat(watched.getMetadata().getAnnotations()).isSameAs(watched.getSpec().getNodeSelector());
+        assertThat(watched.getSpec().getContainers()).hasSize(1);
+        assertThat(watched.getMetadata().getLabels()).containsExactly(java.util.Map.entry("app", "web"));
+        assertThat(watched).isEqualTo(fabric8.unmarshal(event("ADDED", object), WatchEvent.class).getObject());
+        // A copy to change, as controllers make one, has lists and maps of its own.
+        Pod copy = new PodBuilder(watched).build();
+        copy.getSpec().getVolumes().add(new io.fabric8.kubernetes.api.model.Volume());
+        copy.getMetadata().getAnnotations().put("added", "y");
+        assertThat(watched.getSpec().getVolumes()).isEmpty();
+        // A pod read by GET is the caller's to change.
+        Pod read = serialization.unmarshal(object, Pod.class);
+        read.getSpec().getVolumes().add(new io.fabric8.kubernetes.api.model.Volume());
+        read.getMetadata().getAnnotations().put("added", "y");
+        assertThat(read.getSpec().getVolumes()).hasSize(1);
+    }
+
+    @Test
     void podsDecodedOneAfterTheOtherShareTheirEqualShortStrings() {
         StreamingSerialization serialization = new StreamingSerialization(false);
         String first = event("ADDED", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA + ",\"spec\":" + SPEC + ",\"status\":" + STATUS + "}");
