@@ -41,7 +41,7 @@ import java.util.Optional;
  * copy each list and map. Objects from other responses (GET, LIST, writes), which callers change and write back,
  * keep their own. Thread-safe.
  */
-final class EmptyCollections extends BeanDeserializerModifier {
+public final class EmptyCollections extends BeanDeserializerModifier {
     /** The deserialization attribute that marks objects decoded for informers, which may share empty lists and maps. */
     static final Object WATCHED_OBJECTS = EmptyCollections.class.getName() + ".watchedObjects";
     private static final Map<String, Object> EMPTY = Collections.emptyMap();
@@ -79,6 +79,43 @@ final class EmptyCollections extends BeanDeserializerModifier {
                     lookup.findVirtual(type, "set" + name, methodType(void.class, valueType)).asType(SETTER)));
         } catch (NoSuchMethodException | IllegalAccessException e) {
             return Optional.empty();
+        }
+    }
+
+    EmptyCollections() {}
+
+    /**
+     * Replaces the empty list and map fields of one model object (not of the objects it holds), additionalProperties
+     * included, with shared empty ones, as for the objects of watch events: for objects built to be kept and only
+     * read, such as a cache's trimmed copies.
+     *
+     * @return the object itself
+     */
+    public static <T> T shareEmptyCollections(T model) {
+        ACCESSORS.get(model.getClass()).ifPresent(accessors -> share(model, accessors, true));
+        return model;
+    }
+
+    private static void share(Object model, Accessors accessors, boolean collections) {
+        try {
+            Object properties = (Object) accessors.additionalProperties().getter().invokeExact(model);
+            if (properties instanceof Map<?, ?> map && map.isEmpty() && map != EMPTY) {
+                accessors.additionalProperties().setter().invokeExact(model, (Object) EMPTY);
+            }
+            if (collections) {
+                for (Property property : accessors.collections()) {
+                    Object value = (Object) property.getter().invokeExact(model);
+                    if (value instanceof ArrayList<?> list && list.isEmpty()) {
+                        property.setter().invokeExact(model, (Object) Collections.emptyList());
+                    } else if (value instanceof LinkedHashMap<?, ?> map && map.isEmpty()) {
+                        property.setter().invokeExact(model, (Object) EMPTY);
+                    }
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot reach the collections of " + model.getClass().getName(), e);
         }
     }
 
@@ -124,28 +161,8 @@ final class EmptyCollections extends BeanDeserializerModifier {
         }
 
         private Object share(Object decoded, DeserializationContext context) {
-            if (decoded == null || decoded.getClass() != type) {
-                return decoded;
-            }
-            try {
-                Object properties = (Object) accessors.additionalProperties().getter().invokeExact(decoded);
-                if (properties instanceof Map<?, ?> map && map.isEmpty() && map != EMPTY) {
-                    accessors.additionalProperties().setter().invokeExact(decoded, (Object) EMPTY);
-                }
-                if (context.getAttribute(WATCHED_OBJECTS) == Boolean.TRUE) {
-                    for (Property property : accessors.collections()) {
-                        Object value = (Object) property.getter().invokeExact(decoded);
-                        if (value instanceof ArrayList<?> list && list.isEmpty()) {
-                            property.setter().invokeExact(decoded, (Object) Collections.emptyList());
-                        } else if (value instanceof LinkedHashMap<?, ?> map && map.isEmpty()) {
-                            property.setter().invokeExact(decoded, (Object) EMPTY);
-                        }
-                    }
-                }
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable e) {
-                throw new IllegalStateException("cannot reach the collections of " + type.getName(), e);
+            if (decoded != null && decoded.getClass() == type) {
+                EmptyCollections.share(decoded, accessors, context.getAttribute(WATCHED_OBJECTS) == Boolean.TRUE);
             }
             return decoded;
         }

@@ -1,5 +1,7 @@
 package io.k4j.kubelet.simulated;
 
+import static io.k4j.controllerkit.informers.EmptyCollections.shareEmptyCollections;
+
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -10,7 +12,9 @@ import java.util.stream.Stream;
 /**
  * The pod informer's cache, keeping only what identifies a pod (namespace, name, uid, resourceVersion, node name):
  * the simulator acts on the full objects its event handler receives and never reads pods back from the cache, so
- * a cluster of 150,000 pods does not hold them twice in one JVM (the apiserver's watch cache already does).
+ * a cluster of 150,000 pods does not hold them twice in one JVM (the apiserver's watch cache already does). The
+ * skeletons share empty lists and maps for the fields they leave empty: a new model object starts each with one of
+ * its own, about twenty for a pod, its metadata and spec.
  * Thread-safe.
  */
 final class SkeletonPodStore implements ItemStore<Pod> {
@@ -64,12 +68,12 @@ final class SkeletonPodStore implements ItemStore<Pod> {
         metadata.setUid(pod.getMetadata().getUid());
         metadata.setResourceVersion(pod.getMetadata().getResourceVersion());
         Pod skeleton = new Pod();
-        skeleton.setMetadata(metadata);
+        skeleton.setMetadata(shareEmptyCollections(metadata));
         if (pod.getSpec() != null) {
             PodSpec spec = new PodSpec();
             spec.setNodeName(pod.getSpec().getNodeName());
-            skeleton.setSpec(spec);
+            skeleton.setSpec(shareEmptyCollections(spec));
         }
-        return skeleton;
+        return shareEmptyCollections(skeleton);
     }
 }

@@ -1,0 +1,36 @@
+package io.k4j.controllerkit.informers;
+
+import static io.k4j.controllerkit.informers.EmptyCollections.shareEmptyCollections;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EmptyCollectionsTest {
+    @Test
+    void sharesTheObjectsOwnEmptyListsAndMapsOnly() {
+        Container container = new Container();
+        PodSpec spec = new PodSpec();
+        spec.setNodeName("node-1");
+        spec.setContainers(new java.util.ArrayList<>(List.of(container)));
+        spec.setNodeSelector(new java.util.LinkedHashMap<>(Map.of("disk", "ssd")));
+
+        assertThat(shareEmptyCollections(spec)).isSameAs(spec);
+
+        assertThat(spec.getVolumes()).isSameAs(Collections.emptyList());
+        assertThat(spec.getTolerations()).isSameAs(Collections.emptyList());
+        assertThat(spec.getOverhead()).isSameAs(Collections.emptyMap());
+        assertThat(spec.getAdditionalProperties()).isSameAs(Collections.emptyMap());
+        assertThat(spec.getContainers()).containsExactly(container);
+        assertThat(spec.getNodeSelector()).containsExactly(Map.entry("disk", "ssd"));
+        assertThat(spec.getNodeName()).isEqualTo("node-1");
+        // The objects it holds keep theirs.
+        assertThat(container.getEnv()).isNotSameAs(Collections.emptyList());
+        assertThat(spec).isEqualTo(new io.fabric8.kubernetes.api.model.PodSpecBuilder().withNodeName("node-1").withContainers(new Container())
+                .withNodeSelector(Map.of("disk", "ssd")).build());
+    }
+}
