@@ -98,24 +98,26 @@ public final class EmptyCollections extends BeanDeserializerModifier {
 
     private static void share(Object model, Accessors accessors, boolean collections) {
         try {
-            Object properties = (Object) accessors.additionalProperties().getter().invokeExact(model);
-            if (properties instanceof Map<?, ?> map && map.isEmpty() && map != EMPTY) {
-                accessors.additionalProperties().setter().invokeExact(model, (Object) EMPTY);
-            }
+            shareIfEmpty(model, accessors.additionalProperties());
             if (collections) {
                 for (Property property : accessors.collections()) {
-                    Object value = (Object) property.getter().invokeExact(model);
-                    if (value instanceof ArrayList<?> list && list.isEmpty()) {
-                        property.setter().invokeExact(model, (Object) Collections.emptyList());
-                    } else if (value instanceof LinkedHashMap<?, ?> map && map.isEmpty()) {
-                        property.setter().invokeExact(model, (Object) EMPTY);
-                    }
+                    shareIfEmpty(model, property);
                 }
             }
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
             throw new IllegalStateException("cannot reach the collections of " + model.getClass().getName(), e);
+        }
+    }
+
+    /** Sets the property to the shared empty list or map when it holds a new empty one, as the models start it. */
+    private static void shareIfEmpty(Object model, Property property) throws Throwable {
+        Object value = (Object) property.getter().invokeExact(model);
+        if (value instanceof ArrayList<?> list && list.isEmpty()) {
+            property.setter().invokeExact(model, (Object) Collections.emptyList());
+        } else if (value instanceof LinkedHashMap<?, ?> map && map.isEmpty()) {
+            property.setter().invokeExact(model, (Object) EMPTY);
         }
     }
 

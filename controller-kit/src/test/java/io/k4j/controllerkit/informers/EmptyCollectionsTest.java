@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,8 +19,8 @@ class EmptyCollectionsTest {
         Container container = new Container();
         PodSpec spec = new PodSpec();
         spec.setNodeName("node-1");
-        spec.setContainers(new java.util.ArrayList<>(List.of(container)));
-        spec.setNodeSelector(new java.util.LinkedHashMap<>(Map.of("disk", "ssd")));
+        spec.setContainers(new ArrayList<>(List.of(container)));
+        spec.setNodeSelector(new LinkedHashMap<>(Map.of("disk", "ssd")));
 
         assertThat(shareEmptyCollections(spec)).isSameAs(spec);
 
@@ -30,7 +33,7 @@ class EmptyCollectionsTest {
         assertThat(spec.getNodeName()).isEqualTo("node-1");
         // The objects it holds keep theirs.
         assertThat(container.getEnv()).isNotSameAs(Collections.emptyList());
-        assertThat(spec).isEqualTo(new io.fabric8.kubernetes.api.model.PodSpecBuilder().withNodeName("node-1").withContainers(new Container())
+        assertThat(spec).isEqualTo(new PodSpecBuilder().withNodeName("node-1").withContainers(new Container())
                 .withNodeSelector(Map.of("disk", "ssd")).build());
     }
 }

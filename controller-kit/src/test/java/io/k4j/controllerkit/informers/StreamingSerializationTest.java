@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -146,12 +147,12 @@ class StreamingSerializationTest {
         assertThat(watched).isEqualTo(fabric8.unmarshal(event("ADDED", object), WatchEvent.class).getObject());
         // A copy to change, as controllers make one, has lists and maps of its own.
         Pod copy = new PodBuilder(watched).build();
-        copy.getSpec().getVolumes().add(new io.fabric8.kubernetes.api.model.Volume());
+        copy.getSpec().getVolumes().add(new Volume());
         copy.getMetadata().getAnnotations().put("added", "y");
         assertThat(watched.getSpec().getVolumes()).isEmpty();
         // A pod read by GET is the caller's to change.
         Pod read = serialization.unmarshal(object, Pod.class);
-        read.getSpec().getVolumes().add(new io.fabric8.kubernetes.api.model.Volume());
+        read.getSpec().getVolumes().add(new Volume());
         read.getMetadata().getAnnotations().put("added", "y");
         assertThat(read.getSpec().getVolumes()).hasSize(1);
     }
