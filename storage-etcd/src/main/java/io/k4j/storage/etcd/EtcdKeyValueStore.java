@@ -135,6 +135,8 @@ public final class EtcdKeyValueStore implements KeyValueStore {
                 // A range over many large values is far bigger than gRPC's 4 MiB default.
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .connectTimeout(Duration.ofSeconds(5))
+                .executorService(CallerRunsCallbacks.requestExecutor())
+                .interceptor(CallerRunsCallbacks.repliesOnNetworkThread())
                 .build();
         EtcdKeyValueStore store = new EtcdKeyValueStore(client, requestTimeout, maxRequestBytes);
         try {
