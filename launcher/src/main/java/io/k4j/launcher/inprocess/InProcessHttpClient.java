@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -69,7 +68,7 @@ public final class InProcessHttpClient extends StandardHttpClient<InProcessHttpC
         CompletableFuture<HttpResponse<AsyncBody>> response = delivery.response();
         Duration timeout = request.getTimeout();
         if (!request.isForStreaming() && timeout != null && timeout.isPositive()) {
-            response = response.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            RequestDeadlines.SHARED.add(response, timeout);
             response.whenComplete((answer, failure) -> {
                 if (failure != null) {
                     exchange.cancel();
