@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeoutException;
@@ -82,6 +83,8 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     private static final ByteSequence ZERO_KEY = ByteSequence.from(new byte[] {0});
 
     private final Client client;
+    /** jetcd's executor; jetcd shuts down only the pool it makes itself, so the store shuts this one down. */
+    private final ExecutorService requestExecutor;
     private final KV kv;
     private final io.etcd.jetcd.Lease leases;
     private final io.etcd.jetcd.Watch watchClient;
@@ -92,8 +95,9 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     private final AtomicLong knownCompactedRevision = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EtcdKeyValueStore(Client client, Duration requestTimeout, int maxRequestBytes) {
+    private EtcdKeyValueStore(Client client, ExecutorService requestExecutor, Duration requestTimeout, int maxRequestBytes) {
         this.client = requireNonNull(client, "client is null");
+        this.requestExecutor = requireNonNull(requestExecutor, "requestExecutor is null");
         this.requestTimeout = requireNonNull(requestTimeout, "requestTimeout is null");
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("requestTimeout must be positive: " + requestTimeout);
@@ -130,15 +134,16 @@ public final class EtcdKeyValueStore implements KeyValueStore {
      */
     public static EtcdKeyValueStore connect(String endpoint, Duration requestTimeout, int maxRequestBytes) {
         List<URI> urls = EtcdEndpoints.parse(endpoint);
+        ExecutorService requestExecutor = CallerRunsCallbacks.requestExecutor();
         Client client = Client.builder()
                 .endpoints(urls)
                 // A range over many large values is far bigger than gRPC's 4 MiB default.
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .connectTimeout(Duration.ofSeconds(5))
-                .executorService(CallerRunsCallbacks.requestExecutor())
+                .executorService(requestExecutor)
                 .interceptor(CallerRunsCallbacks.repliesOnNetworkThread())
                 .build();
-        EtcdKeyValueStore store = new EtcdKeyValueStore(client, requestTimeout, maxRequestBytes);
+        EtcdKeyValueStore store = new EtcdKeyValueStore(client, requestExecutor, requestTimeout, maxRequestBytes);
         try {
             store.currentRevision();
         }
@@ -448,6 +453,8 @@ public final class EtcdKeyValueStore implements KeyValueStore {
             watch.close();
         }
         watchScheduler.shutdownNow();
+        // Before the client: a retry jetcd schedules while it closes is refused instead of sent on a closing channel.
+        requestExecutor.shutdown();
         client.close();
     }
 
