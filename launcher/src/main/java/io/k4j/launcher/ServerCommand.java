@@ -1,6 +1,6 @@
 package io.k4j.launcher;
 
-import io.k4j.storage.etcd.EtcdKeyValueStore;
+import io.k4j.storage.etcd.EtcdStoreTraining;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -120,7 +120,7 @@ final class ServerCommand implements Callable<Integer> {
             if (exitWhenReady) {
                 controlPlane.train();
                 // The training run is made on the embedded store; an etcd start then finds its client in the archive too.
-                EtcdKeyValueStore.loadClientClasses();
+                EtcdStoreTraining.run();
             } else {
                 controlPlane.awaitTermination();
             }

@@ -4,9 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -152,25 +149,6 @@ public final class EtcdKeyValueStore implements KeyValueStore {
             throw e;
         }
         return store;
-    }
-
-    /**
-     * Loads and links the etcd client's classes (gRPC, Netty, jetcd) by one read from a loopback port that nothing
-     * listens on, for a start-up archive trained on another store: without them in the archive an etcd start loads
-     * them from their jars. Returns within about a second.
-     */
-    public static void loadClientClasses() {
-        int unusedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            unusedPort = socket.getLocalPort();
-        } catch (IOException e) {
-            return;
-        }
-        try {
-            connect("http://127.0.0.1:" + unusedPort, Duration.ofSeconds(1), DEFAULT_MAX_REQUEST_BYTES).close();
-        } catch (StorageException expected) {
-            // Refused, as intended: the classes of the request path are loaded.
-        }
     }
 
     @Override

@@ -18,15 +18,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
-
 /**
- * A real single-member etcd ({@code /usr/bin/etcd}, Debian's {@code etcd-server}) for tests: its own temporary data
- * directory and free loopback client and peer ports. It can be killed with SIGKILL and started again on the same
- * data directory and ports, which is how tests check that acknowledged writes survive a crash.
+ * A private single-member etcd ({@code /usr/bin/etcd}, Debian's {@code etcd-server}) for tests, benchmarks and the
+ * start-up archive's training run: its own temporary data directory and free loopback client and peer ports. It can
+ * be killed with SIGKILL and started again on the same data directory and ports, which is how tests check that
+ * acknowledged writes survive a crash.
  *
- * <p>Not thread-safe: one test thread drives it.
+ * <p>Not thread-safe: one thread drives it.
  */
 public final class EtcdProcess implements AutoCloseable {
     /** Overrides the binary, for machines where etcd is installed elsewhere. */
@@ -34,6 +32,7 @@ public final class EtcdProcess implements AutoCloseable {
 
     private static final Path DEFAULT_BINARY = Path.of("/usr/bin/etcd");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration HEALTH_POLL_INTERVAL = Duration.ofMillis(50);
     private static final String MEMBER_NAME = "k4j-test";
     private static final long MIN_MEMORY_BACKED_BYTES = 2L << 30;
 
@@ -42,7 +41,7 @@ public final class EtcdProcess implements AutoCloseable {
     private final int clientPort;
     private final int peerPort;
     private final HttpClient httpClient;
-    /** Kills etcd when the test JVM exits without closing it (a failed or timed-out run), so none is left behind. */
+    /** Kills etcd when the JVM exits without closing it (a failed or timed-out run), so none is left behind. */
     private final Thread killOnExit = Thread.ofPlatform().unstarted(this::killQuietly);
     private Process process;
 
@@ -54,9 +53,18 @@ public final class EtcdProcess implements AutoCloseable {
         this.httpClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
 
+    /** Whether {@link #start()} finds an etcd binary to run. */
+    public static boolean isInstalled() {
+        return Files.isExecutable(binary());
+    }
+
+    private static Path binary() {
+        return Path.of(System.getProperty(BINARY_PROPERTY, DEFAULT_BINARY.toString()));
+    }
+
     /** Starts a fresh etcd and waits until it reports healthy. */
     public static EtcdProcess start() {
-        Path binary = Path.of(System.getProperty(BINARY_PROPERTY, DEFAULT_BINARY.toString()));
+        Path binary = binary();
         if (!Files.isExecutable(binary)) {
             throw new IllegalStateException("etcd binary " + binary + " not found or not executable: install etcd-server "
                     + "(apt-get install etcd-server) or set -D" + BINARY_PROPERTY + "=<path>");
@@ -171,19 +179,25 @@ public final class EtcdProcess implements AutoCloseable {
         catch (IOException e) {
             throw new UncheckedIOException("cannot start " + binary, e);
         }
-        try {
-            Awaitility.await("etcd on " + clientUrl + " to become healthy")
-                    .atMost(START_TIMEOUT)
-                    .pollInterval(Duration.ofMillis(50))
-                    .until(() -> {
-                        if (!process.isAlive()) {
-                            throw new IllegalStateException("etcd exited with " + process.exitValue() + ":\n" + logTail());
-                        }
-                        return isHealthy();
-                    });
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!isHealthy()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("etcd exited with " + process.exitValue() + ":\n" + logTail());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("etcd did not become healthy within " + START_TIMEOUT + ":\n" + logTail());
+            }
+            pause(HEALTH_POLL_INTERVAL);
         }
-        catch (ConditionTimeoutException e) {
-            throw new IllegalStateException("etcd did not become healthy within " + START_TIMEOUT + ":\n" + logTail(), e);
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for etcd to become healthy", e);
         }
     }
 
