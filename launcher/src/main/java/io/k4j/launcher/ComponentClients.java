@@ -138,6 +138,11 @@ final class ComponentClients implements AutoCloseable {
             HttpClient.Factory transport, StreamingSerialization serialization) {
         ConfigBuilder builder = new ConfigBuilder(Config.empty());
         requestRetries.ifPresent(builder::withRequestRetryBackoffLimit);
+        if (transport instanceof InProcessHttpClientFactory) {
+            // Requests without a timeout of their own: the in-process transport gives each one its deadline, without
+            // the timer fabric8 would start and cancel (two exceptions) around every request that has one.
+            builder.withRequestTimeout(0);
+        }
         Config config = builder
                 .withMasterUrl(serverUrl)
                 .withUserAgent(component + "/" + Versions.KUBERNETES_VERSION + " (linux/amd64) k4j/" + Versions.K4J_VERSION)

@@ -30,6 +30,9 @@ public final class RawApi {
     private final HttpClient httpClient;
     private final String serverUrl;
     private final String userAgent;
+    /** Whether the client's configuration names a request timeout, which requests then carry (as fabric8's own do). */
+    private final boolean timeoutPerRequest;
+    /** How long a caller waits for an answer, beyond which the request counts as unanswered. */
     private final long timeoutMillis;
 
     public RawApi(KubernetesClient client) {
@@ -37,8 +40,9 @@ public final class RawApi {
         this.httpClient = client.getHttpClient();
         this.serverUrl = client.getMasterUrl().toString().replaceAll("/+$", "");
         this.userAgent = client.getConfiguration().getUserAgent();
-        int requestTimeout = client.getConfiguration().getRequestTimeout();
-        this.timeoutMillis = requestTimeout > 0 ? requestTimeout : TimeUnit.SECONDS.toMillis(10);
+        int configured = client.getConfiguration().getRequestTimeout();
+        this.timeoutPerRequest = configured > 0;
+        this.timeoutMillis = configured > 0 ? configured : TimeUnit.SECONDS.toMillis(10);
     }
 
     /** GET {@code path} (from the server's root, starting with a slash). */
@@ -65,8 +69,10 @@ public final class RawApi {
     private JsonNode exchange(String method, String path, String contentType, String body, boolean read) throws InterruptedException {
         HttpRequest.Builder builder = httpClient.newHttpRequestBuilder()
                 .uri(serverUrl + path)
-                .setHeader("Accept", "application/json")
-                .timeout(timeoutMillis, TimeUnit.MILLISECONDS);
+                .setHeader("Accept", "application/json");
+        if (timeoutPerRequest) {
+            builder.timeout(timeoutMillis, TimeUnit.MILLISECONDS);
+        }
         if (userAgent != null && !userAgent.isEmpty()) {
             builder.setHeader("User-Agent", userAgent);
         }

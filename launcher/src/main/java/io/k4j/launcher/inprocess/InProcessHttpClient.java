@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +37,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Thread-safe.
  */
 public final class InProcessHttpClient extends StandardHttpClient<InProcessHttpClient, InProcessHttpClientFactory, InProcessHttpClientBuilder> {
+    /**
+     * The deadline of a request that names none: fabric8's default request timeout. In-process clients are configured
+     * without one (see {@code ComponentClients}), because fabric8 puts a timer of its own around every request that
+     * has one and cancels it when the answer comes, which costs a scheduled task and two exceptions per request.
+     */
+    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
     private final Session session;
     private final InProcessConnection connection;
 
@@ -66,16 +74,24 @@ public final class InProcessHttpClient extends StandardHttpClient<InProcessHttpC
         delivery.attach(exchange);
         serve(exchange, delivery::failed);
         CompletableFuture<HttpResponse<AsyncBody>> response = delivery.response();
-        Duration timeout = request.getTimeout();
-        if (!request.isForStreaming() && timeout != null && timeout.isPositive()) {
+        deadline(request).ifPresent(timeout -> {
             RequestDeadlines.SHARED.add(response, timeout);
             response.whenComplete((answer, failure) -> {
                 if (failure != null) {
                     exchange.cancel();
                 }
             });
-        }
+        });
         return response;
+    }
+
+    /** How long {@code request} may wait for its answer: its own timeout, else the default; a streaming one has none. */
+    static Optional<Duration> deadline(StandardHttpRequest request) {
+        if (request.isForStreaming()) {
+            return Optional.empty();
+        }
+        Duration timeout = request.getTimeout();
+        return Optional.of(timeout != null && timeout.isPositive() ? timeout : DEFAULT_REQUEST_TIMEOUT);
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.http.StandardHttpRequest;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.apiserver.ApiServer;
@@ -123,6 +124,19 @@ class InProcessHttpClientTest {
             assertThat(admin.configMaps().inNamespace("default").withLabel("absent").list().getItems()).isEmpty();
             assertThat(admin.configMaps().inNamespace("default").list().getItems()).extracting(map -> map.getMetadata().getName()).contains("written");
         }
+    }
+
+    @Test
+    void aRequestWaitsForItsOwnTimeoutElseTheDefaultAndAStreamingOneForever() {
+        StandardHttpRequest.Builder request = new StandardHttpRequest.Builder();
+        request.uri("https://127.0.0.1/api/v1/namespaces");
+        assertThat(InProcessHttpClient.deadline(request.build())).contains(InProcessHttpClient.DEFAULT_REQUEST_TIMEOUT);
+
+        request.timeout(3, TimeUnit.SECONDS);
+        assertThat(InProcessHttpClient.deadline(request.build())).contains(Duration.ofSeconds(3));
+
+        request.forStreaming();
+        assertThat(InProcessHttpClient.deadline(request.build())).isEmpty();
     }
 
     @Test
