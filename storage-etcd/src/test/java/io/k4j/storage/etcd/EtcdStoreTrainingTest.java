@@ -4,28 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.k4j.storage.KeyValue;
 import io.k4j.storage.RangeRequest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class EtcdStoreTrainingTest {
-    private static EtcdProcess etcd;
-
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdProcess.start();
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        if (etcd != null) {
-            etcd.close();
-        }
-    }
-
     @Test
     void exerciseLeavesOnlyTheKeptKeysAndCompactsHistory() {
-        try (EtcdKeyValueStore store = EtcdKeyValueStore.connect(etcd.endpoint())) {
+        try (EtcdProcess etcd = EtcdProcess.start(); EtcdKeyValueStore store = EtcdKeyValueStore.connect(etcd.endpoint())) {
             long before = store.currentRevision();
 
             EtcdStoreTraining.exercise(store);
