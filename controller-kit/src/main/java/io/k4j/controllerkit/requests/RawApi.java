@@ -2,6 +2,9 @@ package io.k4j.controllerkit.requests;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -9,7 +12,9 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.k4j.api.codec.Json;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,6 +31,9 @@ import java.util.concurrent.TimeoutException;
 public final class RawApi {
     /** The content type of a JSON merge patch (RFC 7386), as the status writes send them. */
     public static final String MERGE_PATCH = "application/merge-patch+json";
+
+    /** Answers read for their resourceVersion only are read once: no table of field names to keep. */
+    private static final JsonFactory JSON_FACTORY = JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build();
 
     private final HttpClient httpClient;
     private final String serverUrl;
@@ -47,26 +55,69 @@ public final class RawApi {
 
     /** GET {@code path} (from the server's root, starting with a slash). */
     public JsonNode get(String path) throws InterruptedException {
-        return exchange("GET", path, "", null, true);
+        return tree("GET", path, "", null);
     }
 
     /** {@code method} on {@code path} with {@code body}. */
     public JsonNode send(String method, String path, String contentType, JsonNode body) throws InterruptedException {
-        return exchange(method, path, contentType, Json.writeString(requireNonNull(body, "body is null")), true);
+        return tree(method, path, contentType, Json.writeString(requireNonNull(body, "body is null")));
     }
 
     /** {@code method} on {@code path} with the JSON text {@code body}. */
     public JsonNode send(String method, String path, String contentType, String body) throws InterruptedException {
-        return exchange(method, path, contentType, requireNonNull(body, "body is null"), true);
+        return tree(method, path, contentType, requireNonNull(body, "body is null"));
     }
 
     /** {@code method} on {@code path} with the JSON text {@code body}, for a caller that reads nothing of the answer. */
     public void write(String method, String path, String contentType, String body) throws InterruptedException {
-        exchange(method, path, contentType, requireNonNull(body, "body is null"), false);
+        exchange(method, path, contentType, requireNonNull(body, "body is null"));
     }
 
-    /** The answer as a tree when {@code read}, else null; a failure throws whichever. */
-    private JsonNode exchange(String method, String path, String contentType, String body, boolean read) throws InterruptedException {
+    /**
+     * {@code method} on {@code path} with the JSON text {@code body}, for a caller that keeps only the written object's
+     * new {@code metadata.resourceVersion}: the answer is read up to it (the apiserver writes metadata first, and
+     * resourceVersion before managedFields) instead of being parsed whole.
+     */
+    public String writeForResourceVersion(String method, String path, String contentType, String body) throws InterruptedException {
+        byte[] answer = exchange(method, path, contentType, requireNonNull(body, "body is null"));
+        return resourceVersion(answer).orElseThrow(() -> new KubernetesClientException(
+                method + " " + path + " answered an object without metadata.resourceVersion", 0, null));
+    }
+
+    /** The {@code metadata.resourceVersion} of the JSON object {@code object}, read no further than it. */
+    static Optional<String> resourceVersion(byte[] object) {
+        try (JsonParser parser = JSON_FACTORY.createParser(object)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                boolean metadata = parser.currentName().equals("metadata");
+                if (parser.nextToken() == JsonToken.START_OBJECT && metadata) {
+                    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                        boolean resourceVersion = parser.currentName().equals("resourceVersion");
+                        if (parser.nextToken() == JsonToken.VALUE_STRING && resourceVersion) {
+                            return Optional.of(parser.getText());
+                        }
+                        parser.skipChildren();
+                    }
+                    return Optional.empty();
+                }
+                parser.skipChildren();
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The answer as a tree; a failure throws. */
+    private JsonNode tree(String method, String path, String contentType, String body) throws InterruptedException {
+        byte[] answer = exchange(method, path, contentType, body);
+        return answer.length == 0 ? Json.object() : Json.readWithoutNameTable(answer);
+    }
+
+    /** The answer's bytes; a failure throws. */
+    private byte[] exchange(String method, String path, String contentType, String body) throws InterruptedException {
         HttpRequest.Builder builder = httpClient.newHttpRequestBuilder()
                 .uri(serverUrl + path)
                 .setHeader("Accept", "application/json");
@@ -92,10 +143,7 @@ public final class RawApi {
         if (!HttpResponse.isSuccessful(response.code())) {
             throw new KubernetesClientException(method + " " + path + " answered " + response.code() + ": " + message(answer), response.code(), null);
         }
-        if (!read) {
-            return null;
-        }
-        return answer.length == 0 ? Json.object() : Json.readWithoutNameTable(answer);
+        return answer;
     }
 
     private static KubernetesClientException noAnswer(String method, String path, Throwable cause) {

@@ -123,6 +123,33 @@ class RawApiTest {
     }
 
     @Test
+    void aWriteForTheResourceVersionReturnsItAndFailsWhenTheAnswerHasNone() throws Exception {
+        RawApi api = new RawApi(client);
+
+        assertThat(api.writeForResourceVersion("PATCH", "/ok", RawApi.MERGE_PATCH, "{\"status\":{}}")).isEqualTo("7");
+        assertThatThrownBy(() -> api.writeForResourceVersion("POST", "/created-as-text", "application/json", "{}"))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("without metadata.resourceVersion");
+        assertThatThrownBy(() -> api.writeForResourceVersion("PUT", "/conflict", "application/json", "{}"))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+    }
+
+    @Test
+    void theResourceVersionIsReadFromTheTopLevelMetadataOnly() {
+        assertThat(RawApi.resourceVersion(bytes("{\"kind\":\"Pod\",\"spec\":{\"metadata\":{\"resourceVersion\":\"1\"},\"x\":[1,{\"a\":2}]},"
+                + "\"metadata\":{\"name\":\"p\",\"labels\":{\"resourceVersion\":\"2\"},\"resourceVersion\":\"3\",\"managedFields\":[{}]}}")))
+                .contains("3");
+        assertThat(RawApi.resourceVersion(bytes("{\"metadata\":{\"name\":\"p\"},\"resourceVersion\":\"4\"}"))).isEmpty();
+        assertThat(RawApi.resourceVersion(bytes("{\"metadata\":{\"resourceVersion\":5}}"))).isEmpty();
+        assertThat(RawApi.resourceVersion(bytes("[]"))).isEmpty();
+        assertThat(RawApi.resourceVersion(bytes("{\"metadata\":"))).isEmpty();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
     void noAnswerThrowsWithCodeZero() {
         RawApi api = new RawApi(client);
         server.stop(0);

@@ -395,7 +395,7 @@ public final class NodeSimulator implements AutoCloseable {
         ObjectNode known = leases.get(node.name());
         if (known != null) {
             try {
-                leases.put(node.name(), written(api.send("PUT", SimulatedLeases.path(node.name()), JSON, SimulatedLeases.renewed(known, node.name(), nodeUid, now))));
+                leases.put(node.name(), update(SimulatedLeases.renewed(known, node.name(), nodeUid, now)));
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT && e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
@@ -423,7 +423,18 @@ public final class NodeSimulator implements AutoCloseable {
             }
             throw e;
         }
-        leases.put(node.name(), written(api.send("PUT", SimulatedLeases.path(node.name()), JSON, SimulatedLeases.renewed(current, node.name(), nodeUid, now))));
+        leases.put(node.name(), update(SimulatedLeases.renewed(current, node.name(), nodeUid, now)));
+    }
+
+    /**
+     * Writes {@code lease} (a renewal of one the server answered with) and returns it with its new resourceVersion:
+     * the server stores what it is sent, so only that is read of its answer.
+     */
+    private ObjectNode update(ObjectNode lease) throws InterruptedException {
+        String name = lease.path("metadata").path("name").asText();
+        String resourceVersion = api.writeForResourceVersion("PUT", SimulatedLeases.path(name), JSON, Json.writeString(lease));
+        lease.withObjectProperty("metadata").put("resourceVersion", resourceVersion);
+        return lease;
     }
 
     /** A Lease the server answered with, as the simulator keeps it: the answer is ours, so no copy. */
@@ -592,11 +603,11 @@ public final class NodeSimulator implements AutoCloseable {
         Map<String, Object> metadata = Map.of("uid", pod.getMetadata().getUid(), "resourceVersion", pod.getMetadata().getResourceVersion());
         String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", metadata, "status", status));
         String path = "/api/v1/namespaces/" + encode(pod.getMetadata().getNamespace()) + "/pods/" + encode(pod.getMetadata().getName()) + "/status";
-        JsonNode[] answer = new JsonNode[1];
-        withWritePermit(() -> answer[0] = api.send("PATCH", path, RawApi.MERGE_PATCH, patch));
+        String[] resourceVersion = new String[1];
+        withWritePermit(() -> resourceVersion[0] = api.writeForResourceVersion("PATCH", path, RawApi.MERGE_PATCH, patch));
         // The answer is the whole pod; only its new resourceVersion is read (a typed decoding of every answer cost as
         // much as the informer's own), and the pod looked at next is the one decided on with the status written.
-        return PodLifecycle.withStatus(pod, status, answer[0].path("metadata").path("resourceVersion").asText());
+        return PodLifecycle.withStatus(pod, status, resourceVersion[0]);
     }
 
     private void deletePod(Pod pod) throws InterruptedException {

@@ -49,7 +49,7 @@ public final class StatusManager {
         try {
             // Only the answer's resourceVersion is read: the typed client's copy of the pod before the request and its
             // decoding of the answer cost more than the write itself on a node starting many pods.
-            String resourceVersion = api.send("PATCH", path, RawApi.MERGE_PATCH, json).path("metadata").path("resourceVersion").asText();
+            String resourceVersion = api.writeForResourceVersion("PATCH", path, RawApi.MERGE_PATCH, json);
             written.put(uid, new Written(resourceVersion, status));
             return true;
         }
