@@ -22,7 +22,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Requests on the in-process components' hot paths (the node simulator's Lease renewals and pod status writes, the
  * event recorder's creates), sent as JSON text through the
- * fabric8 client's own HTTP client (same connection, TLS identity and User-Agent) and answered as JSON trees. The
+ * fabric8 client's own HTTP client (same connection, TLS identity and User-Agent) and answered as JSON trees (or, for
+ * writes whose callers keep only the new resourceVersion, read no further than it). The
  * typed fabric8 path costs a model copy, a reflective serialization and a reflective decoding of every answer, which
  * at 5,000 simulated nodes (500 renewals a second) was a large share of the whole server's CPU; the requests and the
  * objects on the server are the same. A failed request throws a {@link KubernetesClientException} with the HTTP code
