@@ -9,6 +9,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Hands out addresses of one CIDR to keys (pod uids, node names), each key holding at most one address, as CNI's
@@ -19,6 +20,8 @@ import java.util.Optional;
 final class CidrPool {
     /** How many addresses of a huge (IPv6) range the pool tracks; a node never needs more. */
     private static final int MAX_TRACKED = 1 << 20;
+    private static final Pattern ADDRESS_CHARACTERS = Pattern.compile("[0-9A-Fa-f:.]+");
+    private static final Pattern DOTTED_QUAD = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     private final Cidr cidr;
     private final int firstOffset;
@@ -203,7 +206,7 @@ final class CidrPool {
 
     /** An IP literal; never a name lookup (Java 21 has no {@code InetAddress.ofLiteral}). */
     static InetAddress literal(String text) {
-        if (text.isEmpty() || !text.matches("[0-9A-Fa-f:.]+") || (text.indexOf(':') < 0 && !text.matches("\\d{1,3}(\\.\\d{1,3}){3}"))) {
+        if (text.isEmpty() || !ADDRESS_CHARACTERS.matcher(text).matches() || (text.indexOf(':') < 0 && !DOTTED_QUAD.matcher(text).matches())) {
             throw new IllegalArgumentException("not an IP address: " + text);
         }
         try {

@@ -28,7 +28,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The simulated kubelet's pod state machine: Pending ▶ Running (IP, containers running and ready) ▶ Succeeded or
@@ -45,6 +47,14 @@ final class PodLifecycle {
     /** Containers that keep exiting restart at most this often, so a zero run time cannot spin. */
     static final Duration MIN_RESTART_INTERVAL = Duration.ofSeconds(1);
     private static final String CONTAINER_ID_SCHEME = "k4j-simulated://";
+    /** A first path segment that names a registry rather than a Docker Hub user, as Docker's reference parsing decides. */
+    private static final Pattern REGISTRY_HOST = Pattern.compile(".*[.:].*|localhost");
+    /**
+     * The image IDs of the images seen so far: every status write names them for each container, and a cluster runs
+     * few distinct images. Forgotten all at once past the bound, for a cluster that runs endlessly many.
+     */
+    private static final Map<String, String> IMAGE_IDS = new ConcurrentHashMap<>();
+    private static final int MAX_REMEMBERED_IMAGE_IDS = 4096;
 
     private final Duration defaultRunDuration;
 
@@ -419,6 +429,13 @@ final class PodLifecycle {
         if (image.contains("@")) {
             return image;
         }
+        if (IMAGE_IDS.size() >= MAX_REMEMBERED_IMAGE_IDS) {
+            IMAGE_IDS.clear();
+        }
+        return IMAGE_IDS.computeIfAbsent(image, PodLifecycle::digestImageId);
+    }
+
+    private static String digestImageId(String image) {
         String repository = image;
         int lastSlash = image.lastIndexOf('/');
         int tagColon = image.lastIndexOf(':');
@@ -427,7 +444,7 @@ final class PodLifecycle {
         }
         if (!repository.contains("/")) {
             repository = "docker.io/library/" + repository;
-        } else if (!repository.substring(0, repository.indexOf('/')).matches(".*[.:].*|localhost")) {
+        } else if (!REGISTRY_HOST.matcher(repository.substring(0, repository.indexOf('/'))).matches()) {
             repository = "docker.io/" + repository;
         }
         return repository + "@sha256:" + sha256(image);

@@ -284,6 +284,8 @@ class PodLifecycleTest {
         assertThat(PodLifecycle.imageId("registry.example.com:5000/team/app:v1")).startsWith("registry.example.com:5000/team/app@sha256:");
         assertThat(PodLifecycle.imageId("busybox@sha256:abc")).isEqualTo("busybox@sha256:abc");
         assertThat(PodLifecycle.imageId("nginx:1.27")).isNotEqualTo(PodLifecycle.imageId("nginx:1.26"));
+        // Remembered: each status write names the image of every container.
+        assertThat(PodLifecycle.imageId("nginx:1.27")).isSameAs(PodLifecycle.imageId("nginx:1.27"));
     }
 
     private Pod running(Pod pending, Instant at) {
