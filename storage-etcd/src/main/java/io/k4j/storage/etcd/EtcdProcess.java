@@ -263,7 +263,8 @@ public final class EtcdProcess implements AutoCloseable {
         return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
-    private static int freeLoopbackPort() {
+    /** A loopback port nothing listens on at the moment. */
+    static int freeLoopbackPort() {
         // The port is free now; etcd binds it a moment later. Another process could take it in between, which then
         // shows up as a clear start failure rather than a silent misbehaviour.
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -7,9 +7,7 @@ import io.k4j.storage.StorageException;
 import io.k4j.storage.Watch;
 import io.k4j.storage.WatchEvent;
 import io.k4j.storage.WatchListener;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -50,9 +48,9 @@ public final class EtcdStoreTraining {
     /** Loads the request path's classes by one read from a loopback port that nothing listens on. */
     private static void loadRequestPath() {
         int unusedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            unusedPort = socket.getLocalPort();
-        } catch (IOException e) {
+        try {
+            unusedPort = EtcdProcess.freeLoopbackPort();
+        } catch (UncheckedIOException e) {
             return;
         }
         try {
