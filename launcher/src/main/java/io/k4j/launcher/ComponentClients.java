@@ -136,9 +136,10 @@ final class ComponentClients implements AutoCloseable {
      */
     static KubernetesClient build(String serverUrl, String caPem, CertificateAndKey identity, OptionalInt requestRetries, String component,
             HttpClient.Factory transport, StreamingSerialization serialization) {
+        boolean inProcess = transport instanceof InProcessHttpClientFactory;
         ConfigBuilder builder = new ConfigBuilder(Config.empty());
         requestRetries.ifPresent(builder::withRequestRetryBackoffLimit);
-        if (transport instanceof InProcessHttpClientFactory) {
+        if (inProcess) {
             // Requests without a timeout of their own: the in-process transport gives each one its deadline, without
             // the timer fabric8 would start and cancel (two exceptions) around every request that has one.
             builder.withRequestTimeout(0);
@@ -152,7 +153,7 @@ final class ComponentClients implements AutoCloseable {
                 .withClientKeyAlgo(identity.privateKey().getAlgorithm())
                 .build();
         KubernetesClientBuilder client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(transport).withKubernetesSerialization(serialization);
-        if (transport instanceof InProcessHttpClientFactory) {
+        if (inProcess) {
             client.withTaskExecutorSupplier(InProcessTaskExecutor.supplier());
         }
         return client.build();

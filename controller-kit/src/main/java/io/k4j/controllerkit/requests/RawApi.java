@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -51,7 +52,7 @@ public final class RawApi {
         this.userAgent = client.getConfiguration().getUserAgent();
         int configured = client.getConfiguration().getRequestTimeout();
         this.timeoutPerRequest = configured > 0;
-        this.timeoutMillis = configured > 0 ? configured : TimeUnit.SECONDS.toMillis(10);
+        this.timeoutMillis = configured > 0 ? configured : Config.DEFAULT_REQUEST_TIMEOUT;
     }
 
     /** GET {@code path} (from the server's root, starting with a slash). */

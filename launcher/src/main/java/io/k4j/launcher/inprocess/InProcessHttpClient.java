@@ -2,6 +2,7 @@ package io.k4j.launcher.inprocess;
 
 import static java.util.Objects.requireNonNull;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.http.StandardHttpClient;
@@ -42,7 +43,7 @@ public final class InProcessHttpClient extends StandardHttpClient<InProcessHttpC
      * without one (see {@code ComponentClients}), because fabric8 puts a timer of its own around every request that
      * has one and cancels it when the answer comes, which costs a scheduled task and two exceptions per request.
      */
-    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMillis(Config.DEFAULT_REQUEST_TIMEOUT);
 
     private final Session session;
     private final InProcessConnection connection;
