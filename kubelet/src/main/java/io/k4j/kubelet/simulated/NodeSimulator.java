@@ -395,7 +395,7 @@ public final class NodeSimulator implements AutoCloseable {
         ObjectNode known = leases.get(node.name());
         if (known != null) {
             try {
-                leases.put(node.name(), update(SimulatedLeases.renewed(known, node.name(), nodeUid, now)));
+                leases.put(node.name(), update(node.name(), SimulatedLeases.renewed(known, node.name(), nodeUid, now)));
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT && e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
@@ -423,15 +423,14 @@ public final class NodeSimulator implements AutoCloseable {
             }
             throw e;
         }
-        leases.put(node.name(), update(SimulatedLeases.renewed(current, node.name(), nodeUid, now)));
+        leases.put(node.name(), update(node.name(), SimulatedLeases.renewed(current, node.name(), nodeUid, now)));
     }
 
     /**
-     * Writes {@code lease} (a renewal of one the server answered with) and returns it with its new resourceVersion:
+     * Writes {@code lease}, node {@code name}'s (a renewal of one the server answered with), and returns it with its new resourceVersion:
      * the server stores what it is sent, so only that is read of its answer.
      */
-    private ObjectNode update(ObjectNode lease) throws InterruptedException {
-        String name = lease.path("metadata").path("name").asText();
+    private ObjectNode update(String name, ObjectNode lease) throws InterruptedException {
         String resourceVersion = api.writeForResourceVersion("PUT", SimulatedLeases.path(name), JSON, Json.writeString(lease));
         lease.withObjectProperty("metadata").put("resourceVersion", resourceVersion);
         return lease;
