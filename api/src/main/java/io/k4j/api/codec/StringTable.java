@@ -43,11 +43,7 @@ public final class StringTable {
         if (length > MAX_LENGTH) {
             throw new IllegalArgumentException("longer than " + MAX_LENGTH + " characters: " + length);
         }
-        int hash = 0;
-        for (int i = 0; i < length; i++) {
-            hash = 31 * hash + text[offset + i];
-        }
-        int slot = slot(hash);
+        int slot = slot(hash(text, offset, length));
         String known = slots.get(slot);
         if (known != null && sameCharacters(known, text, offset, length)) {
             return known;
@@ -55,6 +51,23 @@ public final class StringTable {
         String value = new String(text, offset, length);
         slots.set(slot, value);
         return value;
+    }
+
+    /**
+     * {@link String#hashCode()} of the characters, four at a time: the plain loop waits on one multiplication per
+     * character, this one on one per four.
+     */
+    static int hash(char[] text, int offset, int length) {
+        int hash = 0;
+        int i = offset;
+        int end = offset + length;
+        for (; i + 3 < end; i += 4) {
+            hash = 923_521 * hash + 29_791 * text[i] + 961 * text[i + 1] + 31 * text[i + 2] + text[i + 3];
+        }
+        for (; i < end; i++) {
+            hash = 31 * hash + text[i];
+        }
+        return hash;
     }
 
     /** The hash is String's, so that both lookups of a value find the same slot. */

@@ -39,6 +39,18 @@ class StringTableTest {
     }
 
     @Test
+    void theHashOfCharactersIsTheHashOfTheirStringAtEveryLengthAndOffset() {
+        String text = "xy/registry/pods/default/web-7d4b9c-é中ÿ-2026-12-07T07:43:58Z-10.0.3.7-IfNotPresent-TCP";
+        char[] characters = text.toCharArray();
+        for (int offset = 0; offset < 3; offset++) {
+            for (int length = 0; length <= Math.min(StringTable.MAX_LENGTH, characters.length - offset); length++) {
+                assertThat(StringTable.hash(characters, offset, length)).as("offset %d, length %d", offset, length)
+                        .isEqualTo(text.substring(offset, offset + length).hashCode());
+            }
+        }
+    }
+
+    @Test
     void longValuesAndNullAreLeftAlone() {
         String long65 = "a".repeat(StringTable.MAX_LENGTH + 1);
 
