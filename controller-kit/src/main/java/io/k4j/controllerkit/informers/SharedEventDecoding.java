@@ -17,16 +17,30 @@ import java.util.function.Function;
  * <p>Objects from informers are shared and read-only, as with upstream's shared informers, where every controller of
  * a process sees the same cached object: a component that changes one copies it first (fabric8's builders do).
  *
- * <p>A direct-mapped table: each text has one slot, chosen by its hash, holding the last text decoded there and its
- * object. A component that falls more than about {@code slots} events behind another decodes its own copy, which
- * costs what it did before and changes nothing else. Thread-safe.
+ * <p>Events are matched by their object's text, not their type: a pod's binding reaches the node simulator, which watches
+ * bound pods only, as ADDED, and the other components as MODIFIED, and all of them share one decoding of it.
+ *
+ * <p>A direct-mapped table: each object text has one slot, chosen by the hash of its start, holding the last event
+ * decoded there and its object. A component that falls more than about {@code slots} events behind another decodes its
+ * own copy, which costs what it did before and changes nothing else. Thread-safe.
  */
 public final class SharedEventDecoding {
+    /** How the apiserver starts each event it writes; the object follows the type. */
+    private static final String TYPE_FIELD = "{\"type\":\"";
+    /** How much of an object chooses its slot: its kind, name, namespace, uid and resourceVersion come first. */
+    private static final int SLOT_KEY_LENGTH = 256;
+
     private final AtomicReferenceArray<Decoded> slots;
     private final LongAdder shared = new LongAdder();
     private final LongAdder decoded = new LongAdder();
 
-    private record Decoded(String text, String type, KubernetesResource object) {}
+    /** A decoded event: its text, where its object starts in it (after the type), and the object. */
+    private record Decoded(String text, int objectStart, KubernetesResource object) {
+        boolean sameObject(String otherText, int otherObjectStart) {
+            int length = text.length() - objectStart;
+            return otherText.length() - otherObjectStart == length && text.regionMatches(objectStart, otherText, otherObjectStart, length);
+        }
+    }
 
     /** @param slots the events remembered, a power of two */
     public SharedEventDecoding(int slots) {
@@ -37,22 +51,29 @@ public final class SharedEventDecoding {
     }
 
     /**
-     * The event with this text: a new event around the object decoded last for the same text, or {@code decode}'s
-     * (remembered unless null). Each caller gets its own event, which fabric8 may change; only the object is shared.
+     * The event with this text: a new event of the text's type around the object decoded last for the same object
+     * text, or {@code decode}'s (remembered unless null, or when the text is not in the apiserver's form). Each caller
+     * gets its own event, which fabric8 may change; only the object is shared.
      */
     WatchEvent event(String text, Function<String, WatchEvent> decode) {
         requireNonNull(text, "text is null");
-        int hash = text.hashCode();
+        int typeEnd = text.startsWith(TYPE_FIELD) ? text.indexOf('"', TYPE_FIELD.length()) : -1;
+        if (typeEnd < 0) {
+            decoded.increment();
+            return decode.apply(text);
+        }
+        int objectStart = typeEnd + 1;
+        int hash = text.substring(objectStart, Math.min(text.length(), objectStart + SLOT_KEY_LENGTH)).hashCode();
         int slot = (hash ^ (hash >>> 16)) & (slots.length() - 1);
         Decoded last = slots.get(slot);
-        if (last != null && last.text().equals(text)) {
+        if (last != null && last.sameObject(text, objectStart)) {
             shared.increment();
-            return new WatchEvent(last.object(), last.type());
+            return new WatchEvent(last.object(), text.substring(TYPE_FIELD.length(), typeEnd));
         }
         WatchEvent event = decode.apply(text);
         decoded.increment();
         if (event != null) {
-            slots.set(slot, new Decoded(text, event.getType(), (KubernetesResource) event.getObject()));
+            slots.set(slot, new Decoded(text, objectStart, (KubernetesResource) event.getObject()));
         }
         return event;
     }

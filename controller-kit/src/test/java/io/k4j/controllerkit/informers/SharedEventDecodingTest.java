@@ -30,6 +30,40 @@ class SharedEventDecodingTest {
     }
 
     @Test
+    void anEventOfTheSameObjectUnderAnotherTypeTakesItsObjectAndKeepsItsOwnType() {
+        SharedEventDecoding shared = new SharedEventDecoding(64);
+        StreamingSerialization scheduler = new StreamingSerialization(true, shared);
+        StreamingSerialization nodeSimulator = new StreamingSerialization(true, shared);
+
+        WatchEvent modified = scheduler.unmarshal(event("MODIFIED", "web-1", "41"), WatchEvent.class);
+        WatchEvent added = nodeSimulator.unmarshal(ADDED, WatchEvent.class);
+
+        assertThat(added.getObject()).isSameAs(modified.getObject());
+        assertThat(added.getType()).isEqualTo("ADDED");
+        assertThat(modified.getType()).isEqualTo("MODIFIED");
+        assertThat(shared.decodedCount()).isEqualTo(1);
+        assertThat(shared.sharedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aTextThatDoesNotStartWithItsTypeIsDecodedEachTime() {
+        SharedEventDecoding shared = new SharedEventDecoding(64);
+        AtomicInteger decodings = new AtomicInteger();
+        StreamingSerialization serialization = new StreamingSerialization(true);
+        String objectFirst = """
+                {"object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"default","resourceVersion":"41"}},
+                 "type":"ADDED"}""";
+
+        WatchEvent first = shared.event(objectFirst, text -> count(decodings, serialization, text));
+        WatchEvent second = shared.event(objectFirst, text -> count(decodings, serialization, text));
+
+        assertThat(decodings).hasValue(2);
+        assertThat(second.getObject()).isNotSameAs(first.getObject());
+        assertThat(second.getType()).isEqualTo("ADDED");
+        assertThat(((Pod) second.getObject()).getMetadata().getResourceVersion()).isEqualTo("41");
+    }
+
+    @Test
     void decodesADifferentTextAgain() {
         SharedEventDecoding shared = new SharedEventDecoding(64);
         StreamingSerialization serialization = new StreamingSerialization(true, shared);
