@@ -3,6 +3,7 @@ package io.k4j.api.codec;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.core.util.RecyclerPool;
@@ -113,6 +114,14 @@ public final class Json {
         } catch (IOException exception) {
             throw new UncheckedIOException(exception);
         }
+    }
+
+    /**
+     * A streaming parser over trusted JSON bytes, without the field-name table (see {@link #MAPPER_WITHOUT_NAME_TABLE})
+     * and with the shared buffers, for a caller that reads a few fields of an answer instead of the whole tree.
+     */
+    public static JsonParser parserWithoutNameTable(byte[] json) throws IOException {
+        return MAPPER_WITHOUT_NAME_TABLE.createParser(json);
     }
 
     /** Parses trusted JSON text into a tree. */

@@ -2,7 +2,6 @@ package io.k4j.controllerkit.requests;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,9 +32,6 @@ import java.util.concurrent.TimeoutException;
 public final class RawApi {
     /** The content type of a JSON merge patch (RFC 7386), as the status writes send them. */
     public static final String MERGE_PATCH = "application/merge-patch+json";
-
-    /** Answers read for their resourceVersion only are read once: no table of field names to keep. */
-    private static final JsonFactory JSON_FACTORY = JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build();
 
     private final HttpClient httpClient;
     private final String serverUrl;
@@ -88,7 +84,7 @@ public final class RawApi {
 
     /** The {@code metadata.resourceVersion} of the JSON object {@code object}, read no further than it. */
     static Optional<String> resourceVersion(byte[] object) {
-        try (JsonParser parser = JSON_FACTORY.createParser(object)) {
+        try (JsonParser parser = Json.parserWithoutNameTable(object)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return Optional.empty();
             }
