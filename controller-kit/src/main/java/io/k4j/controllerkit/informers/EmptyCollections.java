@@ -82,6 +82,9 @@ public final class EmptyCollections extends BeanDeserializerModifier {
         }
     }
 
+    /** Shared values of the watched objects' repeated parts; one table for all decodings of the process. */
+    private static final CanonicalValues VALUES = new CanonicalValues(4096);
+
     EmptyCollections() {}
 
     /**
@@ -134,11 +137,14 @@ public final class EmptyCollections extends BeanDeserializerModifier {
     private static final class Sharing extends DelegatingDeserializer {
         private final Class<?> type;
         private final Accessors accessors;
+        /** Whether watched objects of this type take the instance {@link CanonicalValues} holds for their value. */
+        private final boolean canonical;
 
         Sharing(JsonDeserializer<?> delegate, Class<?> type, Accessors accessors) {
             super(delegate);
             this.type = type;
             this.accessors = accessors;
+            this.canonical = CanonicalValues.TYPES.contains(type);
         }
 
         @Override
@@ -148,7 +154,9 @@ public final class EmptyCollections extends BeanDeserializerModifier {
 
         @Override
         public Object deserialize(JsonParser parser, DeserializationContext context) throws IOException {
-            return share(super.deserialize(parser, context), context);
+            Object decoded = share(super.deserialize(parser, context), context);
+            return canonical && decoded != null && decoded.getClass() == type && context.getAttribute(WATCHED_OBJECTS) == Boolean.TRUE
+                    ? VALUES.canonical(decoded) : decoded;
         }
 
         @Override

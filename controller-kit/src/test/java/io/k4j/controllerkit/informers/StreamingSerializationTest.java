@@ -174,6 +174,29 @@ class StreamingSerializationTest {
         assertThat(two).isEqualTo(fabric8.unmarshal(second, WatchEvent.class).getObject());
     }
 
+    @Test
+    void watchedPodsShareTheirRepeatedPartsButNotTheirQuantities() {
+        StreamingSerialization serialization = new StreamingSerialization(false);
+        String first = "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":" + METADATA + ",\"spec\":" + SPEC + ",\"status\":" + STATUS + "}";
+        String second = first.replace("web-1", "web-2").replace("\"100m\"", "\"0.1\"");
+
+        Pod one = (Pod) serialization.unmarshal(event("ADDED", first), WatchEvent.class).getObject();
+        Pod two = (Pod) serialization.unmarshal(event("ADDED", second), WatchEvent.class).getObject();
+
+        assertThat(two.getSpec().getTolerations().get(0)).isSameAs(one.getSpec().getTolerations().get(0));
+        assertThat(two.getSpec().getContainers().get(0).getPorts().get(0)).isSameAs(one.getSpec().getContainers().get(0).getPorts().get(0));
+        assertThat(two.getMetadata().getOwnerReferences().get(0)).isSameAs(one.getMetadata().getOwnerReferences().get(0));
+        assertThat(two.getStatus().getConditions().get(0)).isSameAs(one.getStatus().getConditions().get(0));
+        // Equal to fabric8 but not the same text: each pod keeps its own.
+        assertThat(two.getSpec().getContainers().get(0).getResources().getRequests().get("cpu").toString()).isEqualTo("0.1");
+        assertThat(one.getSpec().getContainers().get(0).getResources().getRequests().get("cpu").toString()).isEqualTo("100m");
+        assertThat(one).isEqualTo(fabric8.unmarshal(event("ADDED", first), WatchEvent.class).getObject());
+        assertThat(two).isEqualTo(fabric8.unmarshal(event("ADDED", second), WatchEvent.class).getObject());
+        // Pods read by GET are their callers' to change, so they share nothing.
+        Pod read = serialization.unmarshal(first, Pod.class);
+        assertThat(read.getSpec().getTolerations().get(0)).isNotSameAs(one.getSpec().getTolerations().get(0)).isEqualTo(one.getSpec().getTolerations().get(0));
+    }
+
     private static String event(String type, String object) {
         return "{\"type\":\"" + type + "\",\"object\":" + object + "}";
     }
