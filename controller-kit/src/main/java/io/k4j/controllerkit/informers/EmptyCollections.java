@@ -37,7 +37,7 @@ import java.util.Optional;
  * an eighth of what each pod in the informers' caches kept alive. For decodings that set {@link #WATCHED_OBJECTS}, the
  * objects that informers cache and hand to every component of the process, read-only (see
  * {@link SharedEventDecoding}), empty ones are replaced by {@link Collections#emptyList()} and
- * {@link Collections#emptyMap()}; a component that changes such an object copies it first, and fabric8's builders
+ * {@link Collections#emptyMap()}, and other lists are trimmed to their size (about 220 bytes a pod); a component that changes such an object copies it first, and fabric8's builders
  * copy each list and map. Objects from other responses (GET, LIST, writes), which callers change and write back,
  * keep their own. Thread-safe.
  */
@@ -114,11 +114,18 @@ public final class EmptyCollections extends BeanDeserializerModifier {
         }
     }
 
-    /** Sets the property to the shared empty list or map when it holds a new empty one, as the models start it. */
+    /**
+     * Sets the property to the shared empty list or map when it holds a new empty one, as the models start it; trims
+     * another list to its size, since decoding grows a list to ten slots at its first element and most hold one or two.
+     */
     private static void shareIfEmpty(Object model, Property property) throws Throwable {
         Object value = (Object) property.getter().invokeExact(model);
-        if (value instanceof ArrayList<?> list && list.isEmpty()) {
-            property.setter().invokeExact(model, (Object) Collections.emptyList());
+        if (value instanceof ArrayList<?> list) {
+            if (list.isEmpty()) {
+                property.setter().invokeExact(model, (Object) Collections.emptyList());
+            } else {
+                list.trimToSize();
+            }
         } else if (value instanceof LinkedHashMap<?, ?> map && map.isEmpty()) {
             property.setter().invokeExact(model, (Object) EMPTY);
         }

@@ -36,4 +36,31 @@ class EmptyCollectionsTest {
         assertThat(spec).isEqualTo(new PodSpecBuilder().withNodeName("node-1").withContainers(new Container())
                 .withNodeSelector(Map.of("disk", "ssd")).build());
     }
+
+    @Test
+    void trimsTheObjectsOwnListsThatHoldElements() {
+        TrimRecordingList<Container> containers = new TrimRecordingList<>(List.of(new Container()));
+        PodSpec spec = new PodSpec();
+        spec.setContainers(containers);
+
+        shareEmptyCollections(spec);
+
+        assertThat(spec.getContainers()).isSameAs(containers).hasSize(1);
+        assertThat(containers.trimmed).isTrue();
+    }
+
+    /** An ArrayList that records being trimmed: its capacity cannot be read from outside. */
+    private static final class TrimRecordingList<E> extends ArrayList<E> {
+        boolean trimmed;
+
+        TrimRecordingList(List<E> elements) {
+            super(elements);
+        }
+
+        @Override
+        public void trimToSize() {
+            trimmed = true;
+            super.trimToSize();
+        }
+    }
 }
