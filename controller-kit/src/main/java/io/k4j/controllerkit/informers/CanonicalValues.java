@@ -36,19 +36,19 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * One shared instance per value of the model parts that many cached objects repeat, as far as a small table remembers
- * them. The pods of one template repeat their tolerations, ports, mounts, probes, security contexts and the
- * service account token's projection; the pods of one ReplicaSet its owner reference; the nodes of a pool their
- * taints and images. Each decoded object otherwise holds its own copies: in a server holding 40,000 pods a third of
- * the objects each cached pod kept alive.
+ * them. The pods of one template repeat their tolerations, ports, mounts, probes, security contexts and the parts of
+ * the service account token's projected volume; the pods of one ReplicaSet their owner reference; the nodes of a pool
+ * their taints and images. Each decoded object otherwise holds its own copies: sharing them saves a cached pod about 13
+ * of the 100 objects and 450 of the 6,600 bytes it keeps alive (docs/benchmarks.md, session 31).
  *
  * <p>Only for the read-only objects of watch events ({@link EmptyCollections#WATCHED_OBJECTS}), which every component
  * of the process already shares (see {@link SharedEventDecoding}): a component that changes one copies it first. The
  * types are those whose values repeat; parts that hold a name or an address of their own (a container, a volume, a
- * status) would only cost a hash and a slot. Left out too: whatever can hold a {@link io.fabric8.kubernetes.api.model.Quantity}
- * (resources, an emptyDir's size limit, a resourceFieldRef's divisor, so env vars and projected volumes), because
- * fabric8 compares quantities by their numbers: {@code 1000m} would become {@code 1}, and a Deployment's template hash
- * would change with it. A direct-mapped table as {@link io.k4j.api.codec.StringTable}: each slot,
- * chosen by the value's hash, holds the last value looked up there. Thread-safe.
+ * status) would only cost a hash and a slot. Left out too: whatever can hold a {@code Quantity} (resources, an
+ * emptyDir's size limit, a resourceFieldRef's divisor, so env vars and projected volumes), because fabric8 compares
+ * quantities by their numbers: one pod's {@code 1000m} would become another's {@code 1}, and a Deployment's template
+ * hash would change with it. A direct-mapped table as {@link io.k4j.api.codec.StringTable}: each slot, chosen by the
+ * value's hash, holds the last value looked up there. Thread-safe.
  */
 final class CanonicalValues {
     /** The model types whose values are shared. */
