@@ -37,9 +37,10 @@ import java.util.Optional;
  * an eighth of what each pod in the informers' caches kept alive. For decodings that set {@link #WATCHED_OBJECTS}, the
  * objects that informers cache and hand to every component of the process, read-only (see
  * {@link SharedEventDecoding}), empty ones are replaced by {@link Collections#emptyList()} and
- * {@link Collections#emptyMap()}, and other lists are trimmed to their size (about 220 bytes a pod); a component that changes such an object copies it first, and fabric8's builders
- * copy each list and map. Objects from other responses (GET, LIST, writes), which callers change and write back,
- * keep their own. Thread-safe.
+ * {@link Collections#emptyMap()}, other lists are trimmed to their size (about 220 bytes a pod), and the parts of
+ * shared types take {@link CanonicalValues}' instance of their value; a component that changes such an object copies
+ * it first, and fabric8's builders copy each list and map. Objects from other responses (GET, LIST, writes), which
+ * callers change and write back, keep their own. Thread-safe.
  */
 public final class EmptyCollections extends BeanDeserializerModifier {
     /** The deserialization attribute that marks objects decoded for informers, which may share empty lists and maps. */
@@ -161,27 +162,29 @@ public final class EmptyCollections extends BeanDeserializerModifier {
 
         @Override
         public Object deserialize(JsonParser parser, DeserializationContext context) throws IOException {
-            Object decoded = share(super.deserialize(parser, context), context);
-            return canonical && decoded != null && decoded.getClass() == type && context.getAttribute(WATCHED_OBJECTS) == Boolean.TRUE
-                    ? VALUES.canonical(decoded) : decoded;
+            return share(super.deserialize(parser, context), context, true);
         }
 
         @Override
         @SuppressWarnings("unchecked")
         public Object deserialize(JsonParser parser, DeserializationContext context, Object into) throws IOException {
-            return share(((JsonDeserializer<Object>) _delegatee).deserialize(parser, context, into), context);
+            // The caller's own instance, filled in: it stays that instance.
+            return share(((JsonDeserializer<Object>) _delegatee).deserialize(parser, context, into), context, false);
         }
 
         @Override
         public Object deserializeWithType(JsonParser parser, DeserializationContext context, TypeDeserializer typeDeserializer) throws IOException {
-            return share(super.deserializeWithType(parser, context, typeDeserializer), context);
+            return share(super.deserializeWithType(parser, context, typeDeserializer), context, true);
         }
 
-        private Object share(Object decoded, DeserializationContext context) {
-            if (decoded != null && decoded.getClass() == type) {
-                EmptyCollections.share(decoded, accessors, context.getAttribute(WATCHED_OBJECTS) == Boolean.TRUE);
+        /** The decoded object compacted; for watched objects of a shared type, the table's instance of its value. */
+        private Object share(Object decoded, DeserializationContext context, boolean mayReplace) {
+            if (decoded == null || decoded.getClass() != type) {
+                return decoded;
             }
-            return decoded;
+            boolean watched = context.getAttribute(WATCHED_OBJECTS) == Boolean.TRUE;
+            EmptyCollections.share(decoded, accessors, watched);
+            return watched && canonical && mayReplace ? VALUES.canonical(decoded) : decoded;
         }
     }
 }
