@@ -47,6 +47,13 @@ final class SchedulerSuite {
     /** Upstream's SchedulingBasic figure, pods/s, and how its row names upstream's published bars. */
     private static final double BASIC_UPSTREAM = 1_150;
     private static final String BASIC_UPSTREAM_TEXT = "270 CI threshold, ~1,150 measured";
+    /**
+     * The compiler threads' share of a warm round's server CPU under which the JIT counts as caught up. In session 32's
+     * runs the share was 22–27 % in the first two warm rounds and 2–5 % by the fourth.
+     */
+    private static final double WARM_COMPILER_SHARE = 0.05;
+    /** Warm rounds at most, if the compiler never falls under that share. */
+    private static final int MAX_WARM_ROUNDS = 6;
     /** Requests in flight while a throughput run creates its pods, whichever generator sends them. */
     private static final int CREATES_IN_FLIGHT = 32;
     /** One window of the server's CPU at rest (nodes Ready, no pods), measured until two in a row agree. */
@@ -119,21 +126,31 @@ final class SchedulerSuite {
             int total = 0;
             if (runs.contains("basic")) {
                 total += initPods(bench, "basic-init", BASIC_INIT_PODS, SchedulerBench::basicPod);
-                total += throughputRow(server, bench, "SchedulingBasic", "basic", basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod);
+                total += throughputRow(server, bench, "SchedulingBasic", "basic", basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod).bound();
                 // The first run's server still compiles its per-pod paths (the JIT's share is in the row); a cluster
-                // that has run for a while has not. The same run again, on the same cluster state, shows that server.
-                log("SchedulingBasic again on the warm server: deleting the measured pods first");
-                bench.deleteAllPods("basic");
-                throughputRow(server, bench, "SchedulingBasic, warm", "basic-warm", basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod);
+                // that has run for a while has not. The same run again, on the same cluster state, shows that server,
+                // repeated until the compiler has caught up: its one C2 thread on two cores stays behind for rounds.
+                String previous = "basic";
+                for (int round = 1; round <= MAX_WARM_ROUNDS; round++) {
+                    String namespace = round == 1 ? "basic-warm" : "basic-warm-" + round;
+                    log("SchedulingBasic again on the warm server (round " + round + "): deleting the previous run's pods first");
+                    bench.deleteAllPods(previous);
+                    ProcessCpu warm = throughputRow(server, bench, round == 1 ? "SchedulingBasic, warm" : "SchedulingBasic, warm " + round,
+                            namespace, basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod).serverCpu();
+                    previous = namespace;
+                    if (warm.compilerShare() < WARM_COMPILER_SHARE) {
+                        break;
+                    }
+                }
             }
             if (runs.contains("node-affinity")) {
-                total += throughputRow(server, bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod);
+                total += throughputRow(server, bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod).bound();
             }
             if (runs.contains("anti-affinity")) {
-                total += throughputRow(server, bench, "SchedulingPodAntiAffinity", "anti-affinity", Math.min(variantPods, nodes), 60, "60", SchedulerBench::antiAffinityPod);
+                total += throughputRow(server, bench, "SchedulingPodAntiAffinity", "anti-affinity", Math.min(variantPods, nodes), 60, "60", SchedulerBench::antiAffinityPod).bound();
             }
             if (runs.contains("spread")) {
-                total += throughputRow(server, bench, "SchedulingPodTopologySpreading", "spread", variantPods, 85, "85", SchedulerBench::topologySpreadPod);
+                total += throughputRow(server, bench, "SchedulingPodTopologySpreading", "spread", variantPods, 85, "85", SchedulerBench::topologySpreadPod).bound();
             }
             append(String.format(Locale.ROOT, "%n%s Server CPU ms/pod: the server process's user + system CPU from the first create until the "
                     + "last pod was bound, over the pods bound (heartbeats of the period included).%s%n", restText,
@@ -159,7 +176,11 @@ final class SchedulerSuite {
         return result.bound();
     }
 
-    private int throughputRow(K4jServer server, SchedulerBench bench, String name, String namespace, int pods, double upstream, String upstreamText,
+    /** One throughput row's outcome: the pods bound and the server's CPU while they were. */
+    private record Row(int bound, ProcessCpu serverCpu) {
+    }
+
+    private Row throughputRow(K4jServer server, SchedulerBench bench, String name, String namespace, int pods, double upstream, String upstreamText,
                               BiFunction<String, String, String> podsOf) throws Exception {
         log(name + ": " + pods + " pods");
         bench.createNamespace(namespace);
@@ -175,7 +196,7 @@ final class SchedulerSuite {
                 result.createsPerSecond(), result.generatorCpuMillisPerCreate(), result.bound() == 0 ? Double.NaN : serverCpu.total().toNanos() / 1e6 / result.bound(),
                 serverCpu.shares(" / "), result.bound(), result.bindsPerSecond(), result.middleBindsPerSecond(), sampled.average(), sampled.percentile(50), upstreamText,
                 upstream > 0 ? String.format(Locale.ROOT, "%.2f", sampled.average() / upstream) : "n/a", result.scheduledEvents(), loadAverage()));
-        return pods;
+        return new Row(pods, serverCpu);
     }
 
     private void runScale(K4jServer server, SchedulerBench bench, int existing) throws Exception {
