@@ -322,17 +322,16 @@ public final class ResourceHandler {
         }
     }
 
-    /** Serves a watch over a stream that blocks while it writes, on this thread, which waits for each event. */
+    /**
+     * Serves a watch over a stream that blocks while it writes, on this thread, which waits for each item; the
+     * schedule's timer queues the bookmarks and the end at the deadline.
+     */
     private void serveBlocking(OutputStream stream, WatchCache.Watcher watcher, Function<WatchItem, byte[]> encoder, WatchSchedule schedule)
             throws IOException, InterruptedException {
-        try (OutputStream out = stream) {
+        try (OutputStream out = stream; WatchSchedule.Timed timed = schedule.enqueueOnTime(watcher)) {
             out.flush();
-            long waitNanos;
-            while ((waitNanos = schedule.nextWaitNanos(watcher)) > 0) {
-                WatchItem item = watcher.poll(Duration.ofNanos(waitNanos));
-                if (item == null) {
-                    continue;
-                }
+            while (true) {
+                WatchItem item = watcher.take();
                 boolean ended = false;
                 do {
                     if (item instanceof WatchItem.Ended) {

@@ -15,6 +15,7 @@ import io.k4j.api.codec.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,6 +41,8 @@ public final class RawApi {
     private final boolean timeoutPerRequest;
     /** How long a caller waits for an answer, beyond which the request counts as unanswered. */
     private final long timeoutMillis;
+    /** Whether the client fails an answer that outlives its timeout by itself, so that callers need no timer. */
+    private final boolean selfTimed;
 
     public RawApi(KubernetesClient client) {
         requireNonNull(client, "client is null");
@@ -49,6 +52,7 @@ public final class RawApi {
         int configured = client.getConfiguration().getRequestTimeout();
         this.timeoutPerRequest = configured > 0;
         this.timeoutMillis = configured > 0 ? configured : Config.DEFAULT_REQUEST_TIMEOUT;
+        this.selfTimed = httpClient instanceof SelfTimedHttpClient;
     }
 
     /** GET {@code path} (from the server's root, starting with a slash). */
@@ -130,8 +134,9 @@ public final class RawApi {
         }
         HttpResponse<byte[]> response;
         try {
+            CompletableFuture<HttpResponse<byte[]>> answer = httpClient.sendAsync(builder.build(), byte[].class);
             // The timeout also covers a server that accepted the request and never answers.
-            response = httpClient.sendAsync(builder.build(), byte[].class).get(timeoutMillis + TimeUnit.SECONDS.toMillis(5), TimeUnit.MILLISECONDS);
+            response = selfTimed ? answer.get() : answer.get(timeoutMillis + TimeUnit.SECONDS.toMillis(5), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw noAnswer(method, path, e.getCause() == null ? e : e.getCause());
         } catch (TimeoutException e) {

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.http.WebSocketResponse;
 import io.k4j.api.codec.QueryStrings;
 import io.k4j.apiserver.InProcessConnection;
 import io.k4j.apiserver.InProcessExchange;
+import io.k4j.controllerkit.requests.SelfTimedHttpClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,7 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * framing carries; other WebSockets (exec, attach, port-forward) are not offered, since no component opens them.
  * Thread-safe.
  */
-public final class InProcessHttpClient extends StandardHttpClient<InProcessHttpClient, InProcessHttpClientFactory, InProcessHttpClientBuilder> {
+public final class InProcessHttpClient extends StandardHttpClient<InProcessHttpClient, InProcessHttpClientFactory, InProcessHttpClientBuilder>
+        implements SelfTimedHttpClient {
     /**
      * The deadline of a request that names none: fabric8's default request timeout. In-process clients are configured
      * without one (see {@code ComponentClients}), because fabric8 puts a timer of its own around every request that

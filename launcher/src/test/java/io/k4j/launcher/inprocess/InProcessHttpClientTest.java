@@ -28,6 +28,8 @@ import io.k4j.apiserver.registry.generic.GenericStrategy;
 import io.k4j.apiserver.testing.TestAuthorizers;
 import io.k4j.apiserver.testing.TestCertificates;
 import io.k4j.apiserver.testing.TestResources;
+import io.k4j.controllerkit.requests.RawApi;
+import io.k4j.controllerkit.requests.SelfTimedHttpClient;
 import io.k4j.storage.sqlite.SqliteKeyValueStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,6 +55,8 @@ class InProcessHttpClientTest {
     @TempDir
     static Path directory;
 
+    /** Short, so that a watch of a few seconds sees several. */
+    private static final Duration BOOKMARK_INTERVAL = Duration.ofMillis(300);
     private static TestCertificates certificates;
     private static SqliteKeyValueStore storage;
     private static ApiServer server;
@@ -73,6 +77,7 @@ class InProcessHttpClientTest {
                 .authenticators(List.of(new X509Authenticator(clock), TOKENS))
                 .authorizers(List.of(TestAuthorizers.MASTERS_OR_READ_CONFIG_MAPS))
                 .resources(List.of(new GenericStrategy(TestResources.CONFIG_MAPS, clock).definition()))
+                .watchBookmarkInterval(BOOKMARK_INTERVAL)
                 .build();
         server = new ApiServer(config);
         server.start();
@@ -140,6 +145,17 @@ class InProcessHttpClientTest {
     }
 
     @Test
+    void rawRequestsWaitForTheClientsOwnDeadlines() throws Exception {
+        try (KubernetesClient admin = admin()) {
+            // RawApi then waits with no timer of its own: the client fails an answer that outlives its timeout.
+            assertThat(admin.getHttpClient()).isInstanceOf(SelfTimedHttpClient.class);
+            new RawApi(admin).write("POST", "/api/v1/namespaces/default/configmaps", "application/json",
+                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"raw\"},\"data\":{\"k\":\"v\"}}");
+            assertThat(new RawApi(admin).get("/api/v1/namespaces/default/configmaps/raw").path("data").path("k").asText()).isEqualTo("v");
+        }
+    }
+
+    @Test
     void answersErrorsWithTheServersStatus() {
         try (KubernetesClient admin = admin(); KubernetesClient bob = client(null, "bob-token"); KubernetesClient anonymous = client(null, null)) {
             assertThat(admin.configMaps().inNamespace("default").withName("missing").get()).isNull();
@@ -193,6 +209,20 @@ class InProcessHttpClientTest {
 
             watch.close();
             await().atMost(Duration.ofSeconds(10)).until(() -> watcherCount() == 0);
+        }
+    }
+
+    @Test
+    void aWatchGetsItsBookmarksAndEndsAtItsTimeoutWithNoEventsToWakeIt() {
+        try (KubernetesClient admin = admin()) {
+            long start = System.nanoTime();
+            // An in-process watch is served by a thread that waits for each item; its times come from a shared timer.
+            String lines = admin.raw("https://127.0.0.1/api/v1/namespaces/quiet/configmaps?watch=true&allowWatchBookmarks=true&timeoutSeconds=2");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(took).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(9));
+            assertThat(lines.lines().filter(line -> line.contains("\"type\":\"BOOKMARK\"")).count()).isGreaterThanOrEqualTo(3);
+            assertThat(lines.lines().filter(line -> !line.contains("\"type\":\"BOOKMARK\""))).isEmpty();
         }
     }
 

@@ -635,6 +635,11 @@ public final class WatchCache implements AutoCloseable {
             return queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
         }
 
+        /** The next item, waiting for as long as it takes: for a serving thread whose watch's end is queued on time. */
+        public WatchItem take() throws InterruptedException {
+            return queue.take();
+        }
+
         /**
          * Runs {@code listener} whenever items were queued, never under the cache's lock (for the cache's changes on a
          * virtual thread of its own), and once now: the listener drains with {@link #pollNow}. A serving thread then needs not wait
@@ -682,7 +687,8 @@ public final class WatchCache implements AutoCloseable {
             return true;
         }
 
-        private void end() {
+        /** Ends the watch: {@link WatchItem.Ended} is queued behind the items already queued. */
+        public void end() {
             queue.add(new WatchItem.Ended());
             notifyReady();
         }
