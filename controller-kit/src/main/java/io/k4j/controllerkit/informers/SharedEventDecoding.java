@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -31,8 +30,6 @@ public final class SharedEventDecoding {
     private static final int SLOT_KEY_LENGTH = 256;
 
     private final AtomicReferenceArray<Decoded> slots;
-    private final LongAdder shared = new LongAdder();
-    private final LongAdder decoded = new LongAdder();
 
     /** A decoded event: its text, where its object starts in it (after the type), and the object. */
     private record Decoded(String text, int objectStart, KubernetesResource object) {
@@ -59,7 +56,6 @@ public final class SharedEventDecoding {
         requireNonNull(text, "text is null");
         int typeEnd = text.startsWith(TYPE_FIELD) ? text.indexOf('"', TYPE_FIELD.length()) : -1;
         if (typeEnd < 0) {
-            decoded.increment();
             return decode.apply(text);
         }
         int objectStart = typeEnd + 1;
@@ -67,24 +63,12 @@ public final class SharedEventDecoding {
         int slot = (hash ^ (hash >>> 16)) & (slots.length() - 1);
         Decoded last = slots.get(slot);
         if (last != null && last.sameObject(text, objectStart)) {
-            shared.increment();
             return new WatchEvent(last.object(), text.substring(TYPE_FIELD.length(), typeEnd));
         }
         WatchEvent event = decode.apply(text);
-        decoded.increment();
         if (event != null) {
             slots.set(slot, new Decoded(text, objectStart, (KubernetesResource) event.getObject()));
         }
         return event;
-    }
-
-    /** Events that took an object decoded before. */
-    public long sharedCount() {
-        return shared.sum();
-    }
-
-    /** Events decoded. */
-    public long decodedCount() {
-        return decoded.sum();
     }
 }
