@@ -1,6 +1,8 @@
 package io.k4j.scheduler.framework;
 
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
@@ -58,15 +60,45 @@ public final class Parallelizer {
                 }
             }
         };
-        java.util.concurrent.ForkJoinTask<?>[] tasks = new java.util.concurrent.ForkJoinTask<?>[parallelism - 1];
-        for (int i = 0; i < tasks.length; i++) {
-            tasks[i] = pool.submit(worker);
+        Helper[] helpers = new Helper[parallelism - 1];
+        for (int i = 0; i < helpers.length; i++) {
+            helpers[i] = new Helper(worker);
+            helpers[i].task = pool.submit(helpers[i]);
         }
         worker.run();
-        for (java.util.concurrent.ForkJoinTask<?> task : tasks) {
-            task.join();
+        for (Helper helper : helpers) {
+            helper.awaitUnlessAbandoned();
         }
         return Math.min(pieces, next.get());
+    }
+
+    /**
+     * A pool thread's share of one loop. The calling thread works too, and a loop of a few dozen microseconds is often
+     * over before the pool thread has woken: the caller then abandons the helper instead of sleeping until it has
+     * started and found nothing left, which cost each scheduled pod two more thread wake-ups.
+     */
+    private static final class Helper implements Runnable {
+        private final Runnable worker;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        private ForkJoinTask<?> task;
+
+        Helper(Runnable worker) {
+            this.worker = worker;
+        }
+
+        @Override
+        public void run() {
+            if (claimed.compareAndSet(false, true)) {
+                worker.run();
+            }
+        }
+
+        /** Returns once the helper's work is done, or at once if it had not started (it then never will). */
+        void awaitUnlessAbandoned() {
+            if (!claimed.compareAndSet(false, true)) {
+                task.join();
+            }
+        }
     }
 
     public void shutdown() {

@@ -22,6 +22,23 @@ class ParallelizerTest {
     }
 
     @Test
+    void shortLoopsVisitEveryIndexOnceWhetherThePoolThreadHelpsOrIsAbandoned() {
+        Parallelizer parallelizer = new Parallelizer(2);
+        try {
+            // Loops of a few microseconds: the pool thread joins some of them in time and arrives after others ended.
+            for (int loop = 0; loop < 2000; loop++) {
+                AtomicIntegerArray visits = new AtomicIntegerArray(100);
+                parallelizer.until(100, visits::incrementAndGet);
+                for (int i = 0; i < visits.length(); i++) {
+                    assertThat(visits.get(i)).as("visits of %d in loop %d", i, loop).isEqualTo(1);
+                }
+            }
+        } finally {
+            parallelizer.shutdown();
+        }
+    }
+
+    @Test
     void stopsHandingOutIndexesOnceDoneAndSaysHowManyItHandedOut() {
         Parallelizer parallelizer = new Parallelizer(2);
         try {
