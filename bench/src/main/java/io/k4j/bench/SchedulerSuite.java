@@ -156,8 +156,10 @@ final class SchedulerSuite {
                     + "last pod was bound, over the pods bound (heartbeats of the period included).%s%n", restText,
                     runs.contains("basic") ? String.format(Locale.ROOT, " SchedulingBasic's measured pods follow %d unmeasured ones that stay bound, "
                             + "as upstream's workload creates initPods before its measured step. \"SchedulingBasic, warm\" is the same run once more "
-                            + "after the first run's pods were deleted: the same pods in the cluster, on a server whose JIT compiled the per-pod "
-                            + "paths during the first.", BASIC_INIT_PODS) : ""));
+                            + "after the previous run's pods were deleted: the same pods in the cluster, on a server that has run the per-pod "
+                            + "paths before; it is repeated (warm 2, 3, ...) until the JIT compiler's threads take under %.0f %% of a run's "
+                            + "server CPU, at most %d times, as a server that has run for a while no longer compiles them.",
+                            BASIC_INIT_PODS, WARM_COMPILER_SHARE * 100, MAX_WARM_ROUNDS) : ""));
             if (runs.contains("scale")) {
                 runScale(server, bench, total);
             }
