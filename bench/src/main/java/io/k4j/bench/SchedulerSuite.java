@@ -126,7 +126,7 @@ final class SchedulerSuite {
             int total = 0;
             if (runs.contains("basic")) {
                 total += initPods(bench, "basic-init", BASIC_INIT_PODS, SchedulerBench::basicPod);
-                total += throughputRow(server, bench, "SchedulingBasic", "basic", basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod).bound();
+                total += throughputRow(server, bench, "SchedulingBasic", "basic", basicPods, BASIC_UPSTREAM, BASIC_UPSTREAM_TEXT, SchedulerBench::basicPod).pods();
                 // The first run's server still compiles its per-pod paths (the JIT's share is in the row); a cluster
                 // that has run for a while has not. The same run again, on the same cluster state, shows that server,
                 // repeated until the compiler has caught up: its one C2 thread on two cores stays behind for rounds.
@@ -144,13 +144,13 @@ final class SchedulerSuite {
                 }
             }
             if (runs.contains("node-affinity")) {
-                total += throughputRow(server, bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod).bound();
+                total += throughputRow(server, bench, "SchedulingNodeAffinity", "node-affinity", variantPods, 0, "n/a", SchedulerBench::nodeAffinityPod).pods();
             }
             if (runs.contains("anti-affinity")) {
-                total += throughputRow(server, bench, "SchedulingPodAntiAffinity", "anti-affinity", Math.min(variantPods, nodes), 60, "60", SchedulerBench::antiAffinityPod).bound();
+                total += throughputRow(server, bench, "SchedulingPodAntiAffinity", "anti-affinity", Math.min(variantPods, nodes), 60, "60", SchedulerBench::antiAffinityPod).pods();
             }
             if (runs.contains("spread")) {
-                total += throughputRow(server, bench, "SchedulingPodTopologySpreading", "spread", variantPods, 85, "85", SchedulerBench::topologySpreadPod).bound();
+                total += throughputRow(server, bench, "SchedulingPodTopologySpreading", "spread", variantPods, 85, "85", SchedulerBench::topologySpreadPod).pods();
             }
             append(String.format(Locale.ROOT, "%n%s Server CPU ms/pod: the server process's user + system CPU from the first create until the "
                     + "last pod was bound, over the pods bound (heartbeats of the period included).%s%n", restText,
@@ -178,8 +178,8 @@ final class SchedulerSuite {
         return result.bound();
     }
 
-    /** One throughput row's outcome: the pods bound and the server's CPU while they were. */
-    private record Row(int bound, ProcessCpu serverCpu) {
+    /** One throughput row's outcome: the pods the run created and the server's CPU while they were bound. */
+    private record Row(int pods, ProcessCpu serverCpu) {
     }
 
     private Row throughputRow(K4jServer server, SchedulerBench bench, String name, String namespace, int pods, double upstream, String upstreamText,
