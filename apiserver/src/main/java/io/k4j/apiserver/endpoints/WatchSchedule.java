@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
  * asks {@link #nextWaitNanos} how long to wait. A thread that waits for each item has the shared timer
  * {@linkplain #enqueueOnTime queue} the bookmarks and the end instead, and waits without a timeout: a virtual thread
  * that waits with one has JDK 25's scheduler add a timer entry and cancel it when an item comes first, and each of the
- * two wakes the scheduler's timer thread. With a wait per event on every in-process watch, those wake-ups were about
- * 4 % of the server's CPU while the scheduler bound 2,000 pods a second.
+ * two wakes the scheduler's timer thread. With a wait per event on every in-process watch (and one per in-process
+ * request in {@code RawApi}), that timer work was about 6 % of the server's CPU samples while the scheduler bound
+ * 2,000 pods a second (docs/benchmarks.md, session 32).
  *
  * <p>Not thread-safe, apart from the timer's work, which runs on its own thread.
  */
