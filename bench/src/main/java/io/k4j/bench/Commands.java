@@ -65,6 +65,13 @@ final class Commands {
         return outcome.output();
     }
 
+    /** Runs a {@code jcmd} diagnostic command of this JDK against the JVM {@code pid}; its output. */
+    static String jcmd(long pid, String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid)));
+        command.addAll(List.of(arguments));
+        return run(command, null);
+    }
+
     static Outcome attempt(List<String> command, String input) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (OutputStream stdin = process.getOutputStream()) {

@@ -56,6 +56,10 @@ record ProcessCpu(Duration total, Duration compiler, Duration collector) {
         return new ProcessCpu(total.minus(earlier.total), compiler.minus(earlier.compiler), collector.minus(earlier.collector));
     }
 
+    ProcessCpu plus(ProcessCpu other) {
+        return new ProcessCpu(total.plus(other.total), compiler.plus(other.compiler), collector.plus(other.collector));
+    }
+
     /** The compiler threads' part of the total, 0 to 1. */
     double compilerShare() {
         return share(compiler);

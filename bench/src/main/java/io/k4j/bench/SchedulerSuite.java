@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
 /**
@@ -321,39 +320,25 @@ final class SchedulerSuite {
         }
         Files.createDirectories(RECORDINGS.get());
         Path file = RECORDINGS.get().resolve(run + ".jfr").toAbsolutePath();
-        log(run(jcmd(), Long.toString(pid), "JFR.start", "name=" + run, "settings=profile",
+        log(Commands.jcmd(pid, "JFR.start", "name=" + run, "settings=profile",
                 "jdk.CPUTimeSample#enabled=true", "jdk.CPUTimeSample#throttle=10ms", "filename=" + file).strip());
         return Optional.of(file);
     }
 
     private static void stopRecording(long pid, String run, Path file) throws IOException, InterruptedException {
-        log(run(jcmd(), Long.toString(pid), "JFR.stop", "name=" + run).strip() + " (" + file + ")");
-    }
-
-    private static String jcmd() {
-        return Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        log(Commands.jcmd(pid, "JFR.stop", "name=" + run).strip() + " (" + file + ")");
     }
 
     /** The server's heap use after a full collection, as {@code jcmd GC.heap_info} reports it. */
     private static String heapAfterFullGc(long pid) throws IOException, InterruptedException {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        run(jcmd.toString(), Long.toString(pid), "GC.run");
-        String info = run(jcmd.toString(), Long.toString(pid), "GC.heap_info");
+        Commands.jcmd(pid, "GC.run");
+        String info = Commands.jcmd(pid, "GC.heap_info");
         return info.lines()
                 .filter(line -> line.contains("used"))
                 .findFirst()
                 .map(String::trim)
                 .map(line -> "`" + line + "`")
                 .orElse("unknown (jcmd said: " + info.strip() + ")");
-    }
-
-    private static String run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String text = new String(process.getInputStream().readAllBytes());
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroy();
-        }
-        return text;
     }
 
     /** The machine's 1-minute load average, as {@code uptime} shows it: the numbers depend on how busy the shared cores were. */
