@@ -228,7 +228,8 @@ public final class K4jServer implements AutoCloseable {
             throw new IllegalStateException(jar + " is missing: build the launcher first (mvn package)");
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        // The heap option ./k4j gives every start: the collector keeps the heap it has grown to.
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:MaxHeapFreeRatio=100"));
         String heap = System.getProperty("k4j.server.heap", "1g");
         if (!heap.equals(JVM_DEFAULT_HEAP)) {
             command.add(1, "-Xmx" + heap);
