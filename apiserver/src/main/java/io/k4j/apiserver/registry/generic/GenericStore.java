@@ -91,7 +91,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         this.leases = new StoreLeases(storage, clock);
         this.conversion = definition.conversion();
         this.prefix = conversion.map(c -> StorageKeys.resourcePrefix(c.storageResource())).orElseGet(() -> StorageKeys.resourcePrefix(type));
-        this.cache = new WatchCache(prefix, storage, this::decode, watchCacheCapacity, Math.max(watchCacheCapacity, 1024));
+        this.cache = new WatchCache(prefix, storage, this::decode, watchCacheCapacity, Math.max(watchCacheCapacity, 1024), strategy.cachesObjects());
         Set<String> fields = new HashSet<>(Set.of("metadata.name", "metadata.namespace"));
         fields.addAll(strategySelectableFieldNames(strategy));
         this.selectableFields = Set.copyOf(fields);
@@ -139,6 +139,12 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     /** GET with upstream's resourceVersion semantics: empty = most recent, "0" = any, N = not older than N. */
     public CachedObject get(String namespace, String name, String resourceVersion) {
         String key = key(namespace, name);
+        if (!cache.keepsObjects()) {
+            if (!resourceVersion.isEmpty() && !resourceVersion.equals("0")) {
+                checkNotTooLarge(parseResourceVersion(resourceVersion));
+            }
+            return decodeOrNotFound(storage.get(key), name);
+        }
         if (resourceVersion.isEmpty()) {
             if (!cache.waitForOwnWrites(FRESHNESS_WAIT)) {
                 return decodeOrNotFound(storage.get(key), name);
@@ -197,6 +203,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         validateListOptions(options, false);
         Predicate<CachedObject> filter = filter(namespace, options);
         String keyPrefix = StorageKeys.namespacePrefix(prefix, namespace);
+        if (!cache.keepsObjects()) {
+            return listUncached(keyPrefix, options, filter);
+        }
         String resourceVersion = options.resourceVersion();
         if (!options.continueToken().isEmpty()) {
             ContinueToken token = ContinueToken.decode(options.continueToken());
@@ -244,6 +253,27 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         }
         WatchCache.Snapshot snapshot = cache.list(keyPrefix, filter);
         return new ListResult(snapshot.revision(), snapshot.items(), "", null);
+    }
+
+    /** LIST of a resource whose cache keeps no objects: from storage, as upstream's etcd store serves it. */
+    private ListResult listUncached(String keyPrefix, ListOptions options, Predicate<CachedObject> filter) {
+        if (!options.continueToken().isEmpty()) {
+            ContinueToken token = ContinueToken.decode(options.continueToken());
+            return listFromStorage(keyPrefix, prefix + token.startKey(), token.revision(), options, filter, true);
+        }
+        String resourceVersion = options.resourceVersion();
+        long revision = 0;
+        if (!resourceVersion.isEmpty() && !resourceVersion.equals("0")) {
+            long wanted = parseResourceVersion(resourceVersion);
+            boolean exact = ListOptions.EXACT.equals(options.resourceVersionMatch())
+                    || (options.limit() > 0 && options.resourceVersionMatch().isEmpty());
+            if (exact) {
+                revision = wanted;
+            } else {
+                checkNotTooLarge(wanted);
+            }
+        }
+        return listFromStorage(keyPrefix, "", revision, options, filter, false);
     }
 
     private ListResult toListResult(WatchCache.Page page, ListOptions options) {
@@ -601,6 +631,9 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
      * costs a retry against storage, never a lost update.
      */
     private UpdateBase cachedBase(String key) {
+        if (!cache.keepsObjects()) {
+            return null;
+        }
         CachedObject cached = cache.get(key);
         return cached == null ? null : new UpdateBase(cached.toObjectNode(), cached.revision(), Lease.NONE, true);
     }

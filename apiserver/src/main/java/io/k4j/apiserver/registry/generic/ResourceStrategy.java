@@ -66,6 +66,15 @@ public interface ResourceStrategy {
         return Optional.empty();
     }
 
+    /**
+     * Whether the watch cache keeps the resource's objects, so that GET and LIST are served from memory. Without, they
+     * are read from storage and the cache keeps only its window of recent events for watches, as upstream serves the
+     * resources whose watch cache size is 0 ({@code DefaultWatchCacheSizes}: events) from etcd.
+     */
+    default boolean cachesObjects() {
+        return true;
+    }
+
     /** Whether PUT of a missing object creates it (upstream: true for e.g. Lease, Endpoints, false for most). */
     default boolean allowCreateOnUpdate() {
         return false;

@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * storage watch, keeping every object (as serialised bytes) and a window of recent events. LIST is served from
  * the objects and WATCH from the window, so neither touches storage.
  *
+ * <p>A cache that does not keep objects ({@code keepsObjects} false, for resources upstream serves from etcd:
+ * events) keeps only the window: its owner serves GET and LIST from storage, and a watch's initial state is read from
+ * storage at the cache's revision.
+ *
  * <p>The cache's revision is the last revision it saw for its prefix, so it never claims a state it has not
  * observed. Writes made through this apiserver are noted ({@link #noteWrite}) so that a read after a write waits
  * until the cache has caught up with it (read-your-writes).
@@ -63,6 +67,7 @@ public final class WatchCache implements AutoCloseable {
     private final Function<KeyValue, CachedObject> decoder;
     private final int historyCapacity;
     private final int watcherQueueCapacity;
+    private final boolean keepsObjects;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Condition advanced = lock.writeLock().newCondition();
     /** Replaced (never changed in place) under the write lock, so a reader may keep a version and walk it unlocked. */
@@ -101,8 +106,10 @@ public final class WatchCache implements AutoCloseable {
      * @param decoder turns a stored key into its cached form (called outside the lock)
      * @param historyCapacity how many recent events a watch can resume from
      * @param watcherQueueCapacity how many undelivered events a watcher may hold before it is ended
+     * @param keepsObjects whether the cache keeps the current objects (for GET and LIST) or only its window of events
      */
-    public WatchCache(String prefix, KeyValueStore storage, Function<KeyValue, CachedObject> decoder, int historyCapacity, int watcherQueueCapacity) {
+    public WatchCache(String prefix, KeyValueStore storage, Function<KeyValue, CachedObject> decoder, int historyCapacity, int watcherQueueCapacity,
+            boolean keepsObjects) {
         this.prefix = requireNonNull(prefix, "prefix is null");
         this.storage = requireNonNull(storage, "storage is null");
         this.lastWriteRevision = WRITE_REVISIONS.computeIfAbsent(storage, key -> new ConcurrentHashMap<>())
@@ -113,14 +120,31 @@ public final class WatchCache implements AutoCloseable {
         }
         this.historyCapacity = historyCapacity;
         this.watcherQueueCapacity = watcherQueueCapacity;
+        this.keepsObjects = keepsObjects;
     }
 
-    /** Lists the prefix and starts following it. */
+    /** A cache that keeps the current objects. */
+    public WatchCache(String prefix, KeyValueStore storage, Function<KeyValue, CachedObject> decoder, int historyCapacity, int watcherQueueCapacity) {
+        this(prefix, storage, decoder, historyCapacity, watcherQueueCapacity, true);
+    }
+
+    /** Whether GET and LIST can be served from this cache ({@link #get}, {@link #list}, {@link #page}). */
+    public boolean keepsObjects() {
+        return keepsObjects;
+    }
+
+    /** Lists the prefix (when it keeps objects) and starts following it. */
     public void start() {
-        RangeResult all = storage.range(RangeRequest.prefix(prefix));
-        List<CachedObject> decoded = new ArrayList<>(all.items().size());
-        for (KeyValue keyValue : all.items()) {
-            decoded.add(decoder.apply(keyValue));
+        List<CachedObject> decoded = new ArrayList<>();
+        long loadedRevision;
+        if (keepsObjects) {
+            RangeResult all = storage.range(RangeRequest.prefix(prefix));
+            for (KeyValue keyValue : all.items()) {
+                decoded.add(decoder.apply(keyValue));
+            }
+            loadedRevision = all.revision();
+        } else {
+            loadedRevision = storage.currentRevision();
         }
         List<Watcher> ended;
         lock.writeLock().lock();
@@ -134,7 +158,7 @@ public final class WatchCache implements AutoCloseable {
             pagedStates.clear();
             pendingDeletes.clear();
             expectedWrites.clear();
-            revision = Math.max(revision, all.revision());
+            revision = Math.max(revision, loadedRevision);
             windowStart = revision;
             ready = true;
             ended = new ArrayList<>(watchers);
@@ -144,7 +168,7 @@ public final class WatchCache implements AutoCloseable {
             lock.writeLock().unlock();
         }
         ended.forEach(Watcher::end);
-        storageWatch = storage.watch(prefix, all.revision() + 1, new Listener());
+        storageWatch = storage.watch(prefix, loadedRevision + 1, new Listener());
     }
 
     @Override
@@ -217,6 +241,9 @@ public final class WatchCache implements AutoCloseable {
      * reads wait until the cache has seen it.
      */
     public void noteDelete(String key, long lastModRevision) {
+        if (!keepsObjects) {
+            return; // its owner reads from storage, which has the delete already
+        }
         lock.readLock().lock();
         try {
             CachedObject cached = objects.get(key);
@@ -271,11 +298,19 @@ public final class WatchCache implements AutoCloseable {
 
     /** The object under {@code key}, or null. */
     public CachedObject get(String key) {
+        checkKeepsObjects();
         return objects.get(key);
+    }
+
+    private void checkKeepsObjects() {
+        if (!keepsObjects) {
+            throw new IllegalStateException("the watch cache of " + prefix + " keeps no objects: read them from storage");
+        }
     }
 
     /** A consistent snapshot of the objects under {@code keyPrefix} that match {@code filter}, in key order. */
     public Snapshot list(String keyPrefix, Predicate<CachedObject> filter) {
+        checkKeepsObjects();
         State state = current();
         String end = rangeEnd(keyPrefix);
         List<CachedObject> items = new ArrayList<>(state.objects().count(keyPrefix, end));
@@ -309,6 +344,7 @@ public final class WatchCache implements AutoCloseable {
         if (limit <= 0) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
+        checkKeepsObjects();
         State state = atRevision == 0 ? current() : stateAt(atRevision);
         if (state == null) {
             return Optional.empty();
@@ -432,6 +468,9 @@ public final class WatchCache implements AutoCloseable {
      * marking the end of those, then every later change.
      */
     public Watcher watchWithInitialState(Predicate<CachedObject> filter, boolean initialEventsEndBookmark, String keyPrefix) {
+        if (!keepsObjects) {
+            return watchWithInitialStateFromStorage(filter, initialEventsEndBookmark, keyPrefix);
+        }
         lock.writeLock().lock();
         try {
             Watcher watcher = new Watcher(filter, revision);
@@ -455,6 +494,52 @@ public final class WatchCache implements AutoCloseable {
         }
     }
 
+    /**
+     * As {@link #watchWithInitialState}, the initial state read from storage at the cache's revision. The watcher is
+     * registered first, holding back the changes that arrive while storage is read, so that none is missed and the
+     * cache's changes are not held up by the read.
+     */
+    private Watcher watchWithInitialStateFromStorage(Predicate<CachedObject> filter, boolean initialEventsEndBookmark, String keyPrefix) {
+        Watcher watcher;
+        long at;
+        lock.writeLock().lock();
+        try {
+            at = revision;
+            watcher = new Watcher(filter, at);
+            watcher.heldBack = new ArrayList<>();
+            watchers.add(watcher);
+        } finally {
+            lock.writeLock().unlock();
+        }
+        List<WatchItem> initial = new ArrayList<>();
+        try {
+            for (KeyValue keyValue : storage.range(new RangeRequest(keyPrefix, "", 0, at)).items()) {
+                CachedObject object = decoder.apply(keyValue);
+                if (filter.test(object)) {
+                    initial.add(new WatchItem.Event(WatchItem.EventType.ADDED, object));
+                }
+            }
+        } catch (RuntimeException e) {
+            watcher.close();
+            throw e;
+        }
+        if (initialEventsEndBookmark) {
+            initial.add(new WatchItem.Bookmark(at, true));
+        }
+        lock.writeLock().lock();
+        try {
+            if (watchers.contains(watcher)) { // else ended meanwhile (the cache reloaded), and its end is queued
+                watcher.queue.addAll(initial);
+                watcher.queue.addAll(watcher.heldBack);
+            }
+            watcher.heldBack = null;
+        } finally {
+            lock.writeLock().unlock();
+        }
+        watcher.notifyReady();
+        return watcher;
+    }
+
     /** How many watchers are registered. */
     public int watcherCount() {
         lock.readLock().lock();
@@ -474,9 +559,16 @@ public final class WatchCache implements AutoCloseable {
             PersistentSortedMap<CachedObject> state = objects;
             long newRevision = revision;
             for (Decoded change : changes) {
-                PersistentSortedMap.Changed<CachedObject> changed = state.change(change.key(), change.deleted() ? null : change.object());
-                CachedObject previous = changed.previous();
-                state = changed.map();
+                Previous previous;
+                if (keepsObjects) {
+                    PersistentSortedMap.Changed<CachedObject> changed = state.change(change.key(), change.deleted() ? null : change.object());
+                    previous = changed.previous() == null ? null : new Previous(changed.previous());
+                    state = changed.map();
+                } else if (change.deleted()) {
+                    previous = new Previous(change.object()); // storage reports the state it deleted
+                } else {
+                    previous = change.storedPrevious() == null ? null : new Previous(change.storedPrevious());
+                }
                 WatchItem.EventType type = change.deleted() ? WatchItem.EventType.DELETED : previous == null ? WatchItem.EventType.ADDED : WatchItem.EventType.MODIFIED;
                 if (change.deleted() && previous == null) {
                     continue;
@@ -574,9 +666,36 @@ public final class WatchCache implements AutoCloseable {
         });
     }
 
-    private record CacheEvent(WatchItem.EventType type, CachedObject object, CachedObject previous, long revision) {}
+    private record CacheEvent(WatchItem.EventType type, CachedObject object, Previous previous, long revision) {}
 
-    private record Decoded(String key, CachedObject object, boolean deleted, long revision) {}
+    /**
+     * The state a change replaced, which a watcher with a selector needs to tell a MODIFIED from an ADDED or DELETED:
+     * from the kept objects, or (for a cache that keeps none) decoded from the storage event when a watcher first asks.
+     * Used under the cache's write lock only.
+     */
+    private final class Previous {
+        private KeyValue stored;
+        private CachedObject object;
+
+        Previous(CachedObject object) {
+            this.object = object;
+        }
+
+        Previous(KeyValue stored) {
+            this.stored = stored;
+        }
+
+        CachedObject object() {
+            if (object == null) {
+                object = decoder.apply(stored);
+                stored = null;
+            }
+            return object;
+        }
+    }
+
+    /** A storage change in cached form; {@code storedPrevious} is the state a put replaced, null for a new key or a delete. */
+    private record Decoded(String key, CachedObject object, boolean deleted, long revision, KeyValue storedPrevious) {}
 
     private final class Listener implements WatchListener {
         @Override
@@ -587,11 +706,11 @@ public final class WatchCache implements AutoCloseable {
             List<Decoded> changes = new ArrayList<>(events.size());
             for (WatchEvent event : events) {
                 switch (event) {
-                    case WatchEvent.Put put -> changes.add(new Decoded(put.key(), cachedForm(put.current()), false, put.revision()));
+                    case WatchEvent.Put put -> changes.add(new Decoded(put.key(), cachedForm(put.current()), false, put.revision(), put.previous()));
                     case WatchEvent.Delete delete -> {
                         KeyValue last = delete.previous();
                         KeyValue atDelete = new KeyValue(last.key(), last.value(), last.createRevision(), delete.revision(), last.version(), last.lease());
-                        changes.add(new Decoded(delete.key(), decoder.apply(atDelete), true, delete.revision()));
+                        changes.add(new Decoded(delete.key(), decoder.apply(atDelete), true, delete.revision(), null));
                     }
                 }
             }
@@ -611,6 +730,8 @@ public final class WatchCache implements AutoCloseable {
      */
     public final class Watcher implements AutoCloseable {
         private final LinkedBlockingQueue<WatchItem> queue = new LinkedBlockingQueue<>();
+        /** Changes held back while the initial state is read from storage; guarded by the cache's write lock. */
+        private List<WatchItem> heldBack;
         private final Predicate<CachedObject> filter;
         private final long afterRevision;
         private volatile Runnable readyListener;
@@ -680,6 +801,10 @@ public final class WatchCache implements AutoCloseable {
         }
 
         private boolean offer(WatchItem item) {
+            if (heldBack != null) {
+                heldBack.add(item);
+                return true;
+            }
             if (queue.size() >= watcherQueueCapacity) {
                 return false;
             }
@@ -715,7 +840,7 @@ public final class WatchCache implements AutoCloseable {
                 case ADDED -> matchesNow ? WatchItem.EventType.ADDED : null;
                 case DELETED -> matchesNow ? WatchItem.EventType.DELETED : null;
                 case MODIFIED -> {
-                    boolean matchedBefore = filter.test(event.previous());
+                    boolean matchedBefore = filter.test(event.previous().object());
                     if (matchesNow && matchedBefore) {
                         yield WatchItem.EventType.MODIFIED;
                     } else if (matchesNow) {

@@ -1,6 +1,7 @@
 package io.k4j.apiserver.registry.generic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.k4j.storage.KeyValue;
@@ -43,6 +44,27 @@ class WatchCacheTest {
         cache = new WatchCache(PREFIX, storage, WatchCacheTest::decode, historyCapacity, 1_000);
         cache.start();
         return cache;
+    }
+
+    /** A cache that keeps only its window of events, as the events' caches. */
+    private WatchCache startCacheWithoutObjects(int historyCapacity) {
+        cache = new WatchCache(PREFIX, storage, WatchCacheTest::decode, historyCapacity, 1_000, false);
+        cache.start();
+        return cache;
+    }
+
+    private static List<String> drain(WatchCache.Watcher watcher, int items) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < items; i++) {
+            WatchItem item = watcher.poll(Duration.ofSeconds(10));
+            assertThat(item).as("item %d of %d", i + 1, items).isNotNull();
+            seen.add(switch (item) {
+                case WatchItem.Event event -> event.type() + " " + event.object().name() + "=" + event.object().labels().get("value");
+                case WatchItem.Bookmark bookmark -> "BOOKMARK" + (bookmark.initialEventsEnd() ? " initial-events-end" : "");
+                default -> item.toString();
+            });
+        }
+        return seen;
     }
 
     private static CachedObject decode(KeyValue keyValue) {
@@ -190,5 +212,41 @@ class WatchCacheTest {
         assertThat(cache.pagedStateCount()).isZero();
         assertThat(cache.page(first.revision(), PREFIX, first.lastKey() + "\0", 2, object -> true)).isEmpty();
         assertThat(cache.page(cache.revision(), PREFIX, "", 2, object -> true)).as("the current state is always there").isPresent();
+    }
+
+    @Test
+    void aCacheWithoutObjectsTellsSelectedWatchersOfChangesFromStoragesPreviousState() throws Exception {
+        startCacheWithoutObjects(100);
+        put("a", "thing", "match");
+        WatchCache.Watcher matching = cache.watchFrom(cache.revision(), object -> object.labels().get("value").startsWith("match"));
+
+        put("a", "thing", "match-again");
+        put("a", "thing", "other");
+        put("a", "thing", "match");
+        put("a", "new", "match");
+        storage.delete(PREFIX + "a/thing", storage.get(PREFIX + "a/thing").modRevision());
+
+        assertThat(drain(matching, 5)).containsExactly(
+                "MODIFIED thing=match-again",
+                "DELETED thing=other",
+                "ADDED thing=match",
+                "ADDED new=match",
+                "DELETED thing=match");
+        assertThatThrownBy(() -> cache.get(PREFIX + "a/new")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> cache.list(PREFIX, object -> true)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aCacheWithoutObjectsReadsAWatchsInitialStateFromStorageAndMissesNoLaterChange() throws Exception {
+        storage.create(PREFIX + "a/before-1", "v1".getBytes(StandardCharsets.UTF_8), Lease.NONE);
+        storage.create(PREFIX + "b/before-2", "v1".getBytes(StandardCharsets.UTF_8), Lease.NONE);
+        startCacheWithoutObjects(100);
+        long afterStart = put("a", "before-1", "v2");
+
+        WatchCache.Watcher watcher = cache.watchWithInitialState(object -> true, true, PREFIX + "a/");
+        put("a", "later", "v1");
+
+        assertThat(drain(watcher, 3)).containsExactly("ADDED before-1=v2", "BOOKMARK initial-events-end", "ADDED later=v1");
+        assertThat(afterStart).isLessThanOrEqualTo(cache.revision());
     }
 }

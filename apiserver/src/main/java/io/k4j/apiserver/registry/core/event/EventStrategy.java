@@ -71,6 +71,15 @@ public final class EventStrategy implements ResourceStrategy {
         return Optional.of(timeToLive);
     }
 
+    /**
+     * Events are many, written often and rarely read: upstream keeps them out of its watch cache and reads them from
+     * etcd, and so does k4j, so that a busy cluster's events do not fill the server's heap for their hour.
+     */
+    @Override
+    public boolean cachesObjects() {
+        return false;
+    }
+
     @Override
     public ResourceType type() {
         return TYPE;

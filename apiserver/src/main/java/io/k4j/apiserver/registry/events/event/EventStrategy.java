@@ -47,6 +47,12 @@ public final class EventStrategy implements ResourceStrategy {
         return coreEvents.timeToLive();
     }
 
+    /** As the core events these are stored as: read from storage, not kept in the watch cache. */
+    @Override
+    public boolean cachesObjects() {
+        return coreEvents.cachesObjects();
+    }
+
     @Override
     public ResourceType type() {
         return type;

@@ -7,8 +7,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
+import io.k4j.api.selection.FieldSelector;
 import io.k4j.apiserver.registry.generic.AdmissionChain;
 import io.k4j.apiserver.registry.generic.GenericStore;
+import io.k4j.apiserver.registry.generic.CachedObject;
 import io.k4j.apiserver.registry.generic.ListOptions;
 import io.k4j.apiserver.registry.generic.ResourceDefinition;
 import io.k4j.apiserver.registry.generic.WatchCache;
@@ -115,5 +117,23 @@ class EventTimeToLiveTest {
         advance(Duration.ofSeconds(10));
         events.create(event("c"));
         assertThat(leaseOf("c")).as("past the reuse window (5% of the time to live)").isNotEqualTo(leaseOf("a"));
+    }
+
+    @Test
+    void eventsAreReadFromStorageAndNotKeptInTheWatchCache() {
+        events.create(event("started"));
+        ObjectNode other = event("other");
+        other.with("involvedObject").put("name", "q");
+        events.create(other);
+
+        assertThat(events.cache().keepsObjects()).as("events are served from storage, as upstream's").isFalse();
+        assertThat(events.get("default", "started").path("reason").asText()).isEqualTo("Started");
+        ListOptions aboutPodP = new ListOptions(ListOptions.EVERYTHING.labelSelector(), FieldSelector.parse("involvedObject.name=p"), 0, "", "", "", false, null, 0);
+        assertThat(events.list("default", aboutPodP).items()).extracting(CachedObject::name).containsExactly("started");
+        ListOptions firstPage = new ListOptions(ListOptions.EVERYTHING.labelSelector(), ListOptions.EVERYTHING.fieldSelector(), 1, "", "", "", false, null, 0);
+        var page = events.list("default", firstPage);
+        assertThat(page.items()).extracting(CachedObject::name).containsExactly("other");
+        ListOptions secondPage = new ListOptions(ListOptions.EVERYTHING.labelSelector(), ListOptions.EVERYTHING.fieldSelector(), 1, page.continueToken(), "", "", false, null, 0);
+        assertThat(events.list("default", secondPage).items()).extracting(CachedObject::name).containsExactly("started");
     }
 }
