@@ -779,8 +779,13 @@ public final class WatchCache implements AutoCloseable {
             try {
                 if (watchers.contains(this)) {
                     // A watch from a revision the cache has not reached yet is already known to be that far.
-                    queue.add(new WatchItem.Bookmark(Math.max(revision, afterRevision), false));
-                    queued = true;
+                    WatchItem.Bookmark bookmark = new WatchItem.Bookmark(Math.max(revision, afterRevision), false);
+                    if (heldBack != null) {
+                        heldBack.add(bookmark); // behind the initial state still being read
+                    } else {
+                        queue.add(bookmark);
+                        queued = true;
+                    }
                 }
             } finally {
                 lock.writeLock().unlock();

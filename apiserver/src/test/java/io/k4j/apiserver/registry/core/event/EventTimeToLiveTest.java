@@ -121,7 +121,7 @@ class EventTimeToLiveTest {
 
     @Test
     void eventsAreReadFromStorageAndNotKeptInTheWatchCache() {
-        events.create(event("started"));
+        String afterFirst = events.create(event("started")).at("/metadata/resourceVersion").asText();
         ObjectNode other = event("other");
         other.with("involvedObject").put("name", "q");
         events.create(other);
@@ -135,5 +135,10 @@ class EventTimeToLiveTest {
         assertThat(page.items()).extracting(CachedObject::name).containsExactly("other");
         ListOptions secondPage = new ListOptions(ListOptions.EVERYTHING.labelSelector(), ListOptions.EVERYTHING.fieldSelector(), 1, page.continueToken(), "", "", false, null, 0);
         assertThat(events.list("default", secondPage).items()).extracting(CachedObject::name).containsExactly("started");
+        ListOptions atFirst = new ListOptions(ListOptions.EVERYTHING.labelSelector(), ListOptions.EVERYTHING.fieldSelector(), 0, "", afterFirst, ListOptions.EXACT, false, null, 0);
+        assertThat(events.list("default", atFirst).items()).as("the state at an earlier revision").extracting(CachedObject::name).containsExactly("started");
+        ListOptions future = new ListOptions(ListOptions.EVERYTHING.labelSelector(), ListOptions.EVERYTHING.fieldSelector(), 0, "", "999999", "", false, null, 0);
+        assertThatThrownBy(() -> events.list("default", future))
+                .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(504));
     }
 }
