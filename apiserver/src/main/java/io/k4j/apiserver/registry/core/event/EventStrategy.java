@@ -45,6 +45,16 @@ public final class EventStrategy implements ResourceStrategy {
             TableColumn.wide("Count", "The number of times this event has occurred."),
             new TableColumn("Name", "string", "name", "Name must be unique within a namespace.", 1));
 
+    /** The fields of the involved object that field selectors match, and their selector names. */
+    private static final String[] INVOLVED_OBJECT_FIELDS = {"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"};
+    private static final String[] INVOLVED_OBJECT_SELECTORS = new String[INVOLVED_OBJECT_FIELDS.length];
+
+    static {
+        for (int i = 0; i < INVOLVED_OBJECT_FIELDS.length; i++) {
+            INVOLVED_OBJECT_SELECTORS[i] = "involvedObject." + INVOLVED_OBJECT_FIELDS[i];
+        }
+    }
+
     /** Upstream's default {@code --event-ttl}. */
     public static final Duration DEFAULT_TIME_TO_LIVE = Duration.ofHours(1);
 
@@ -144,19 +154,32 @@ public final class EventStrategy implements ResourceStrategy {
 
     @Override
     public Map<String, String> selectableFields(ObjectNode event) {
-        String source = Trees.text(event, "source", "component");
-        if (source.isEmpty()) {
-            source = Trees.text(event, "reportingComponent");
+        return selectableFields(event.get("involvedObject"), event.get("reason"), event.get("reportingComponent"),
+                Trees.at(event, "source", "component"), event.get("type"));
+    }
+
+    /**
+     * The fields upstream lets field selectors match on events, from an event's parts in whichever version names them
+     * (events.k8s.io's {@code regarding} is the core {@code involvedObject}), so that neither version is converted to
+     * the other for it: the source is {@code source.component}, else the reporting component.
+     */
+    public static Map<String, String> selectableFields(JsonNode involvedObject, JsonNode reason, JsonNode reportingComponent, JsonNode sourceComponent,
+            JsonNode type) {
+        Map<String, String> fields = new HashMap<>(16);
+        for (int i = 0; i < INVOLVED_OBJECT_FIELDS.length; i++) {
+            fields.put(INVOLVED_OBJECT_SELECTORS[i], text(involvedObject == null ? null : involvedObject.get(INVOLVED_OBJECT_FIELDS[i])));
         }
-        Map<String, String> fields = new HashMap<>();
-        for (String field : List.of("kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath")) {
-            fields.put("involvedObject." + field, Trees.text(event, "involvedObject", field));
-        }
-        fields.put("reason", Trees.text(event, "reason"));
-        fields.put("reportingComponent", Trees.text(event, "reportingComponent"));
-        fields.put("source", source);
-        fields.put("type", Trees.text(event, "type"));
+        String source = text(sourceComponent);
+        fields.put("reason", text(reason));
+        fields.put("reportingComponent", text(reportingComponent));
+        fields.put("source", source.isEmpty() ? text(reportingComponent) : source);
+        fields.put("type", text(type));
         return fields;
+    }
+
+    /** The text of a value, or {@code ""} when absent, null or not textual (Go's zero string). */
+    private static String text(JsonNode value) {
+        return value != null && value.isTextual() ? value.asText() : "";
     }
 
     @Override

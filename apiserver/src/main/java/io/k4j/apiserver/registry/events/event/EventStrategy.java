@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.api.validation.FieldError;
 import io.k4j.api.validation.FieldErrors;
+import io.k4j.apiserver.registry.core.Trees;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
 import io.k4j.apiserver.registry.groups.Ages;
@@ -123,10 +124,11 @@ public final class EventStrategy implements ResourceStrategy {
         }
     }
 
-    /** The fields upstream lets field selectors match on events (the core names, as stored). */
+    /** The fields upstream lets field selectors match on events (the core names, as stored), read from this form's names. */
     @Override
     public Map<String, String> selectableFields(ObjectNode object) {
-        return coreEvents.selectableFields(conversion.toStorage(object));
+        return io.k4j.apiserver.registry.core.event.EventStrategy.selectableFields(object.get("regarding"), object.get("reason"),
+                object.get("reportingController"), Trees.at(object, "deprecatedSource", "component"), object.get("type"));
     }
 
     @Override

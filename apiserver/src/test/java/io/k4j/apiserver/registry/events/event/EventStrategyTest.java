@@ -79,6 +79,18 @@ class EventStrategyTest {
     }
 
     @Test
+    void selectsTheSameFieldsAsTheCoreFormOfTheSameEvent() {
+        EventConversion conversion = new EventConversion();
+        io.k4j.apiserver.registry.core.event.EventStrategy core = new io.k4j.apiserver.registry.core.event.EventStrategy(AGES::now);
+        ObjectNode withSource = event();
+        withSource.set("deprecatedSource", json("{'component': 'kubelet', 'host': 'n1'}"));
+        ObjectNode bare = json("{'reason': 'Pulled', 'regarding': {}, 'reportingController': null}");
+        for (ObjectNode served : java.util.List.of(event(), withSource, bare)) {
+            assertThat(strategy.selectableFields(served)).isEqualTo(core.selectableFields(conversion.toStorage(served)));
+        }
+    }
+
+    @Test
     void printsAsUpstreamsEventPrinter() {
         assertThat(strategy.tableColumns()).extracting(column -> column.name() + "/" + column.priority()).containsExactly(
                 "Last Seen/0", "Type/0", "Reason/0", "Object/0", "Subobject/1", "Source/1", "Message/0", "First Seen/1", "Count/1", "Name/1");
