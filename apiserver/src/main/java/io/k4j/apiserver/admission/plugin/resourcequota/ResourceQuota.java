@@ -58,6 +58,15 @@ public final class ResourceQuota implements ValidatingAdmissionPlugin {
         if (attributes.namespace().isEmpty() || !attributes.subresource().isEmpty() || attributes.object() == null) {
             return;
         }
+        Optional<ObjectStore> quotaStore = registry.store(Resources.RESOURCE_QUOTAS);
+        if (quotaStore.isEmpty()) {
+            return;
+        }
+        // As upstream: a namespace without quotas has nothing to check, so its objects' usage is not computed.
+        List<ObjectNode> quotas = quotaStore.get().list(attributes.namespace());
+        if (quotas.isEmpty()) {
+            return;
+        }
         GroupVersionResource resource = BuiltinResources.storageResource(attributes.type());
         Map<String, Quantity> delta = QuotaUsage.of(resource.group(), resource.resource(), attributes.object());
         if (attributes.operation() == Operation.UPDATE) {
@@ -71,11 +80,7 @@ public final class ResourceQuota implements ValidatingAdmissionPlugin {
         if (delta.isEmpty()) {
             return;
         }
-        Optional<ObjectStore> quotas = registry.store(Resources.RESOURCE_QUOTAS);
-        if (quotas.isEmpty()) {
-            return;
-        }
-        for (ObjectNode quota : quotas.get().list(attributes.namespace())) {
+        for (ObjectNode quota : quotas) {
             if (!QuotaScopes.matches(quota, resource.group(), resource.resource(), attributes.object())) {
                 continue;
             }
