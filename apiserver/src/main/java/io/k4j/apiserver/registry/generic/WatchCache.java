@@ -559,21 +559,21 @@ public final class WatchCache implements AutoCloseable {
             PersistentSortedMap<CachedObject> state = objects;
             long newRevision = revision;
             for (Decoded change : changes) {
-                Previous previous;
+                CachedObject previous = null;
+                KeyValue storedPrevious = null;
                 if (keepsObjects) {
                     PersistentSortedMap.Changed<CachedObject> changed = state.change(change.key(), change.deleted() ? null : change.object());
-                    previous = changed.previous() == null ? null : new Previous(changed.previous());
+                    previous = changed.previous();
                     state = changed.map();
-                } else if (change.deleted()) {
-                    previous = new Previous(change.object()); // storage reports the state it deleted
+                    if (change.deleted() && previous == null) {
+                        continue; // a delete of a key the cache never held
+                    }
                 } else {
-                    previous = change.storedPrevious() == null ? null : new Previous(change.storedPrevious());
+                    storedPrevious = change.storedPrevious();
                 }
-                WatchItem.EventType type = change.deleted() ? WatchItem.EventType.DELETED : previous == null ? WatchItem.EventType.ADDED : WatchItem.EventType.MODIFIED;
-                if (change.deleted() && previous == null) {
-                    continue;
-                }
-                CacheEvent event = new CacheEvent(type, change.object(), previous, change.revision());
+                boolean replaced = previous != null || storedPrevious != null;
+                WatchItem.EventType type = change.deleted() ? WatchItem.EventType.DELETED : replaced ? WatchItem.EventType.MODIFIED : WatchItem.EventType.ADDED;
+                CacheEvent event = new CacheEvent(type, change.object(), previous, storedPrevious, change.revision());
                 events.add(event);
                 history.addLast(event);
                 if (history.size() > historyCapacity) {
@@ -666,31 +666,44 @@ public final class WatchCache implements AutoCloseable {
         });
     }
 
-    private record CacheEvent(WatchItem.EventType type, CachedObject object, Previous previous, long revision) {}
-
     /**
-     * The state a change replaced, which a watcher with a selector needs to tell a MODIFIED from an ADDED or DELETED:
-     * from the kept objects, or (for a cache that keeps none) decoded from the storage event when a watcher first asks.
-     * Used under the cache's write lock only.
+     * One change in the window. The state it replaced, which a watcher with a selector needs to tell a MODIFIED from an
+     * ADDED or DELETED, comes from the kept objects or, for a cache that keeps none, is decoded from the storage event
+     * when a watcher first asks. Used under the cache's write lock only.
      */
-    private final class Previous {
-        private KeyValue stored;
-        private CachedObject object;
+    private final class CacheEvent {
+        private final WatchItem.EventType type;
+        private final CachedObject object;
+        private final long revision;
+        private CachedObject previous;
+        private KeyValue storedPrevious;
 
-        Previous(CachedObject object) {
+        CacheEvent(WatchItem.EventType type, CachedObject object, CachedObject previous, KeyValue storedPrevious, long revision) {
+            this.type = type;
             this.object = object;
+            this.previous = previous;
+            this.storedPrevious = storedPrevious;
+            this.revision = revision;
         }
 
-        Previous(KeyValue stored) {
-            this.stored = stored;
+        WatchItem.EventType type() {
+            return type;
         }
 
         CachedObject object() {
-            if (object == null) {
-                object = decoder.apply(stored);
-                stored = null;
-            }
             return object;
+        }
+
+        long revision() {
+            return revision;
+        }
+
+        CachedObject previous() {
+            if (previous == null && storedPrevious != null) {
+                previous = decoder.apply(storedPrevious);
+                storedPrevious = null;
+            }
+            return previous;
         }
     }
 
@@ -845,7 +858,7 @@ public final class WatchCache implements AutoCloseable {
                 case ADDED -> matchesNow ? WatchItem.EventType.ADDED : null;
                 case DELETED -> matchesNow ? WatchItem.EventType.DELETED : null;
                 case MODIFIED -> {
-                    boolean matchedBefore = filter.test(event.previous().object());
+                    boolean matchedBefore = filter.test(event.previous());
                     if (matchesNow && matchedBefore) {
                         yield WatchItem.EventType.MODIFIED;
                     } else if (matchesNow) {
