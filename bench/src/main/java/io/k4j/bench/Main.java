@@ -211,7 +211,7 @@ public final class Main {
                 log("backend " + backend + ": raw storage warm-up, " + rawCreates + " creates");
                 RawStorageBench.creates(store, "/bench/raw-warm-up/", 64, rawCreates, value);
                 for (int clients : CONCURRENCY) {
-                    raw.add(RawStorageBench.creates(store, "/bench/raw-" + clients + "/", clients, clients == 1 ? rawCreates / 10 : rawCreates, value));
+                    raw.add(RawStorageBench.creates(store, "/bench/raw-" + clients + "/", clients, createsAt(clients, rawCreates), value));
                 }
             }
             log("backend " + backend + ": starting k4j server");
@@ -245,7 +245,7 @@ public final class Main {
                         .append("|---|---|---|---|---|---|---|---|---|---|\n");
                 for (int index = 0; index < CONCURRENCY.length; index++) {
                     int clientsCount = CONCURRENCY[index];
-                    int count = (int) ((clientsCount == 1 ? 2_000 : 20_000) * scale);
+                    int count = createsAt(clientsCount, (int) (20_000 * scale));
                     String namespace = "create-" + clientsCount;
                     bench.createNamespace(namespace);
                     log("backend " + backend + ": " + count + " pod creates with " + clientsCount + " clients");
@@ -380,19 +380,15 @@ public final class Main {
     private static final double WARM_UP_JIT_SHARE = 0.05;
     private static final int WARM_UP_ROUNDS = 16;
 
-    /**
-     * Each warm-up round creates pods at every measured concurrency, in the measured rows' proportions: one client
-     * takes paths that many do not (a commit group of one, a connection that goes idle between requests), and a server
-     * warmed at 64 clients only compiles them, or recompiles code whose untaken branches they take, in the first row.
-     */
-    private static int warmUpCreates(int clients, int createsPerRound) {
-        return clients == 1 ? createsPerRound / 10 : createsPerRound;
+    /** How many of a run's {@code creates} one concurrency makes: one client, a tenth, as it is the slowest. */
+    private static int createsAt(int clients, int creates) {
+        return clients == 1 ? creates / 10 : creates;
     }
 
     private static String warmUpMix(int createsPerRound) {
         StringJoiner mix = new StringJoiner(", ");
         for (int clients : CONCURRENCY) {
-            mix.add(warmUpCreates(clients, createsPerRound) + " at " + clients + (clients == 1 ? " client" : " clients"));
+            mix.add(createsAt(clients, createsPerRound) + " at " + clients + (clients == 1 ? " client" : " clients"));
         }
         return mix.toString();
     }
@@ -406,8 +402,11 @@ public final class Main {
             bench.createNamespace(namespace);
             ProcessCpu roundCpu = new ProcessCpu(Duration.ZERO, Duration.ZERO, Duration.ZERO);
             double mostCompiling = 0;
+            // Every measured concurrency, in the measured rows' proportions: one client takes paths that many do not (a
+            // commit group of one, a connection that goes idle between requests), which a server warmed at 64 clients
+            // only compiles, or recompiles code whose untaken branches they take, in the first row.
             for (int clients : CONCURRENCY) {
-                ProcessCpu runCpu = creates.run(namespace, clients, warmUpCreates(clients, createsPerRound)).serverCpu();
+                ProcessCpu runCpu = creates.run(namespace, clients, createsAt(clients, createsPerRound)).serverCpu();
                 roundCpu = roundCpu.plus(runCpu);
                 mostCompiling = Math.max(mostCompiling, runCpu.compilerShare());
             }
