@@ -167,19 +167,14 @@ public final class EventStrategy implements ResourceStrategy {
             JsonNode type) {
         Map<String, String> fields = new HashMap<>(16);
         for (int i = 0; i < INVOLVED_OBJECT_FIELDS.length; i++) {
-            fields.put(INVOLVED_OBJECT_SELECTORS[i], text(involvedObject == null ? null : involvedObject.get(INVOLVED_OBJECT_FIELDS[i])));
+            fields.put(INVOLVED_OBJECT_SELECTORS[i], Trees.text(involvedObject, INVOLVED_OBJECT_FIELDS[i]));
         }
-        String source = text(sourceComponent);
-        fields.put("reason", text(reason));
-        fields.put("reportingComponent", text(reportingComponent));
-        fields.put("source", source.isEmpty() ? text(reportingComponent) : source);
-        fields.put("type", text(type));
+        String source = Trees.text(sourceComponent);
+        fields.put("reason", Trees.text(reason));
+        fields.put("reportingComponent", Trees.text(reportingComponent));
+        fields.put("source", source.isEmpty() ? Trees.text(reportingComponent) : source);
+        fields.put("type", Trees.text(type));
         return fields;
-    }
-
-    /** The text of a value, or {@code ""} when absent, null or not textual (Go's zero string). */
-    private static String text(JsonNode value) {
-        return value != null && value.isTextual() ? value.asText() : "";
     }
 
     @Override
