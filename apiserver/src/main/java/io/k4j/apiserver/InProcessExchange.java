@@ -38,6 +38,14 @@ public final class InProcessExchange implements HttpExchange, RequestPipeline.St
          */
         void data(byte[] bytes, int offset, int length) throws IOException;
 
+        /**
+         * A streamed piece whose array nobody changes afterwards (see {@link BulkOutputStream#writeUnchanging}): the
+         * receiver may keep it, and what it made of it, without copying.
+         */
+        default void unchangingData(byte[] bytes) throws IOException {
+            data(bytes, 0, bytes.length);
+        }
+
         void end();
     }
 
@@ -126,12 +134,22 @@ public final class InProcessExchange implements HttpExchange, RequestPipeline.St
         return new BulkOutputStream() {
             @Override
             public void write(byte[] buffer, int offset, int length) throws IOException {
+                requireOpen();
+                receiver.data(buffer, offset, length);
+            }
+
+            @Override
+            public void writeUnchanging(byte[] bytes) throws IOException {
+                requireOpen();
+                receiver.unchangingData(bytes);
+            }
+
+            private void requireOpen() throws IOException {
                 synchronized (lock) {
                     if (cancelled) {
                         throw new IOException("the in-process client closed the stream");
                     }
                 }
-                receiver.data(buffer, offset, length);
             }
 
             @Override

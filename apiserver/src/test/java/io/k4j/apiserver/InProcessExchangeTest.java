@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.k4j.api.errors.StatusException;
+import io.k4j.apiserver.stream.BulkOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class InProcessExchangeTest {
     /** Records what the client would receive, in order. */
-    private static final class Recorder implements InProcessExchange.Receiver {
+    private static class Recorder implements InProcessExchange.Receiver {
         final List<String> calls = new ArrayList<>();
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
 
@@ -111,5 +112,32 @@ class InProcessExchangeTest {
         assertThatThrownBy(() -> out.write(new byte[] {'x'})).isInstanceOf(IOException.class).hasMessageContaining("closed the stream");
         out.close();
         assertThat(recorder.calls).containsExactly("headers 200 [application/json] streamed", "end");
+    }
+
+    @Test
+    void anUnchangingWriteReachesTheReceiverAsItsArrayOrAsPlainDataAndFailsOnceCancelled() throws IOException {
+        List<byte[]> kept = new ArrayList<>();
+        Recorder keeping = new Recorder() {
+            @Override
+            public void unchangingData(byte[] bytes) {
+                calls.add("unchanging " + bytes.length);
+                kept.add(bytes);
+            }
+        };
+        byte[] line = "{\"type\":\"ADDED\"}\n".getBytes(StandardCharsets.UTF_8);
+        BulkOutputStream out = (BulkOutputStream) exchange("GET", new byte[0], 10, keeping).startStream(200, "application/json");
+        out.writeUnchanging(line);
+        assertThat(keeping.calls).containsExactly("headers 200 [application/json] streamed", "unchanging 17");
+        assertThat(kept).singleElement().isSameAs(line);
+
+        // A receiver that does not keep arrays gets the bytes as any other write.
+        Recorder plain = new Recorder();
+        InProcessExchange exchange = exchange("GET", new byte[0], 10, plain);
+        BulkOutputStream plainOut = (BulkOutputStream) exchange.startStream(200, "application/json");
+        plainOut.writeUnchanging(line);
+        assertThat(plain.body.toString(StandardCharsets.UTF_8)).isEqualTo("{\"type\":\"ADDED\"}\n");
+
+        exchange.cancel();
+        assertThatThrownBy(() -> plainOut.writeUnchanging(line)).isInstanceOf(IOException.class).hasMessageContaining("closed the stream");
     }
 }

@@ -32,6 +32,7 @@ import io.k4j.apiserver.registry.generic.SubresourceHandler;
 import io.k4j.apiserver.registry.generic.WatchCache;
 import io.k4j.apiserver.registry.generic.WatchItem;
 import io.k4j.apiserver.registry.generic.WriteResult;
+import io.k4j.apiserver.stream.BulkOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -338,7 +339,10 @@ public final class ResourceHandler {
                         ended = true;
                     } else {
                         byte[] line = encoder.apply(item);
-                        if (line != null) {
+                        if (line != null && out instanceof BulkOutputStream bulk) {
+                            // Each line is made for the stream or shared by the change's watchers, never changed after.
+                            bulk.writeUnchanging(line);
+                        } else if (line != null) {
                             out.write(line);
                         }
                     }

@@ -15,4 +15,13 @@ public abstract class BulkOutputStream extends OutputStream {
 
     @Override
     public abstract void write(byte[] buffer, int offset, int length) throws IOException;
+
+    /**
+     * Writes a whole array that nobody changes afterwards, such as a watch event's line, which all the watchers of a
+     * change share. A stream may then keep the array, or what it made of it, instead of copying; by default it is
+     * written as any other bytes.
+     */
+    public void writeUnchanging(byte[] bytes) throws IOException {
+        write(bytes, 0, bytes.length);
+    }
 }

@@ -26,6 +26,8 @@ import java.util.concurrent.CompletableFuture;
  */
 final class WatchMessages implements InProcessExchange.Receiver, WebSocket {
     private static final int NORMAL_CLOSURE = 1000;
+    /** Shared by every in-process watch: the server gives all the watchers of a change one array. */
+    private static final SharedLines SHARED_LINES = new SharedLines(256);
 
     private final HttpRequest request;
     private final WebSocket.Listener listener;
@@ -83,6 +85,19 @@ final class WatchMessages implements InProcessExchange.Receiver, WebSocket {
             }
         }
         partialLine.write(bytes, start, end - start);
+    }
+
+    @Override
+    public void unchangingData(byte[] bytes) throws IOException {
+        if (!open) {
+            return;
+        }
+        String message = partialLine.size() == 0 ? SHARED_LINES.message(bytes) : null;
+        if (message == null) {
+            data(bytes, 0, bytes.length);
+            return;
+        }
+        deliver(message);
     }
 
     private void deliver(String message) throws IOException {
