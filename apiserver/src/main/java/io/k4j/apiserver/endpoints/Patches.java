@@ -18,21 +18,47 @@ import java.util.Map;
 public final class Patches {
     private Patches() {}
 
-    /** RFC 7386: objects merge recursively, {@code null} removes, anything else replaces. Returns a new tree. */
+    /**
+     * RFC 7386: objects merge recursively, {@code null} removes, anything else replaces. Returns a new tree and leaves
+     * {@code target} as it was.
+     */
     public static JsonNode mergePatch(JsonNode target, JsonNode patch) {
         if (!patch.isObject()) {
             return patch.deepCopy();
         }
         ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy() : Json.object();
+        mergeInto(result, patch);
+        return result;
+    }
+
+    /**
+     * {@link #mergePatch} into {@code target} itself, for a caller that owns it (an update's copy of the stored object):
+     * the patched object is {@code target}, unless the patch is not an object and replaces it.
+     */
+    public static JsonNode mergePatchInPlace(ObjectNode target, JsonNode patch) {
+        if (!patch.isObject()) {
+            return patch.deepCopy();
+        }
+        mergeInto(target, patch);
+        return target;
+    }
+
+    /** Merges an object patch into {@code result}, which this merge owns down to every object it changes. */
+    private static void mergeInto(ObjectNode result, JsonNode patch) {
         for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
-            if (entry.getValue().isNull()) {
+            JsonNode value = entry.getValue();
+            if (value.isNull()) {
                 result.remove(entry.getKey());
+            } else if (value.isObject()) {
+                JsonNode existing = result.get(entry.getKey());
+                ObjectNode merged = existing != null && existing.isObject() ? (ObjectNode) existing : Json.object();
+                mergeInto(merged, value);
+                result.set(entry.getKey(), merged);
             } else {
-                result.set(entry.getKey(), mergePatch(result.get(entry.getKey()), entry.getValue()));
+                result.set(entry.getKey(), value.deepCopy());
             }
         }
-        return result;
     }
 
     /** RFC 6902: applies the operations in order to a copy; a failing operation fails the whole patch. */

@@ -144,7 +144,7 @@ public final class ResourceHandler {
                     if (current == null) {
                         throw StatusException.notFound(type.gvk().group(), type.plural(), info.name());
                     }
-                    ObjectNode patched = applyPatch(type, current, patch);
+                    ObjectNode patched = applyPatch(type, current, patch, true);
                     warnings.clear();
                     warnings.addAll(checkFields(fieldValidation(exchange), type, patched, List.of()));
                     return patched;
@@ -217,7 +217,7 @@ public final class ResourceHandler {
                         if (current == null) {
                             throw StatusException.notFound(type.gvk().group(), type.plural(), info.name());
                         }
-                        return applyPatch(type, current, patch);
+                        return applyPatch(type, current, patch, true);
                     }, writeContext(exchange, user, "PatchOptions"));
                     addWarnings(exchange, List.of(), result.warnings());
                     writeResult(exchange, 200, store, result, Representation.negotiate(exchange.header("accept"), false));
@@ -254,7 +254,7 @@ public final class ResourceHandler {
                 }
                 SubresourceHandler.Request tracked = withOwnership(request, writeContext(exchange, user, "PatchOptions"));
                 ObjectNode current = handler.get(request);
-                ObjectNode patched = applyPatch(type, current, patch);
+                ObjectNode patched = applyPatch(type, current, patch, false);
                 Responses.write(exchange, 200, handler.update(tracked, patched), yaml);
             }
             default -> throw StatusException.methodNotSupported(type.gvk().group(), qualified, info.verb());
@@ -702,10 +702,11 @@ public final class ResourceHandler {
         };
     }
 
-    private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchRequest patch) {
+    /** @param ownsCurrent whether {@code current} is this request's own copy (a store's update hands one), which a merge patch may change */
+    private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchRequest patch, boolean ownsCurrent) {
         JsonNode result = switch (patch.contentType()) {
             case "application/json-patch+json" -> Patches.jsonPatch(current, patch.patch());
-            case "application/merge-patch+json" -> Patches.mergePatch(current, patch.patch());
+            case "application/merge-patch+json" -> ownsCurrent ? Patches.mergePatchInPlace(current, patch.patch()) : Patches.mergePatch(current, patch.patch());
             case "application/strategic-merge-patch+json" -> {
                 if (!(patch.patch() instanceof ObjectNode patchObject)) {
                     throw StatusException.badRequest("strategic merge patch must be a JSON object");

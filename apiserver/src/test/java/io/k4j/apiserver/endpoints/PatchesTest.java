@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,27 @@ class PatchesTest {
         JsonNode result = Patches.mergePatch(json("{\"a\":{\"b\":1,\"c\":2},\"l\":[1,2],\"d\":1}"), json("{\"a\":{\"b\":null,\"e\":3},\"l\":[3],\"d\":null}"));
 
         assertThat(result).isEqualTo(json("{\"a\":{\"c\":2,\"e\":3},\"l\":[3]}"));
+    }
+
+    @Test
+    void aMergePatchLeavesItsTargetAsItWasUnlessItOwnsItAndBothGiveTheSameResult() throws Exception {
+        String target = "{\"a\":{\"b\":1,\"c\":{\"d\":2}},\"s\":\"x\",\"n\":[1]}";
+        // Objects merge into objects, replace other values, and lose their nulls where nothing was there to merge into.
+        String patch = "{\"a\":{\"c\":{\"d\":null,\"e\":[3]}},\"s\":{\"t\":1,\"u\":null},\"n\":null,\"m\":{\"k\":\"v\"}}";
+        JsonNode expected = json("{\"a\":{\"b\":1,\"c\":{\"e\":[3]}},\"s\":{\"t\":1},\"m\":{\"k\":\"v\"}}");
+
+        JsonNode untouched = json(target);
+        assertThat(Patches.mergePatch(untouched, json(patch))).isEqualTo(expected);
+        assertThat(untouched).isEqualTo(json(target));
+
+        ObjectNode owned = (ObjectNode) json(target);
+        JsonNode patchNode = json(patch);
+        assertThat(Patches.mergePatchInPlace(owned, patchNode)).isSameAs(owned).isEqualTo(expected);
+        // The patch's values were copied in: changing the result leaves the patch, which a retry applies again, alone.
+        ((ObjectNode) owned.get("m")).put("k", "changed");
+        assertThat(patchNode).isEqualTo(json(patch));
+
+        assertThat(Patches.mergePatchInPlace((ObjectNode) json(target), json("[1]"))).isEqualTo(json("[1]"));
     }
 
     @Test
