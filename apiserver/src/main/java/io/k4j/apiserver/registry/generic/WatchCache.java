@@ -226,14 +226,14 @@ public final class WatchCache implements AutoCloseable {
         }
     }
 
-    /** The cached form of a stored key: the announced one when its bytes are the stored ones, else decoded. */
-    private CachedObject cachedForm(KeyValue keyValue) {
+    /** The cached form of a stored key announced by {@link #expectWrite} when its bytes are the stored ones, else null. */
+    private CachedObject announcedForm(KeyValue keyValue) {
         ExpectedWrite expected = expectedWrites.get(keyValue.key());
         if (expected != null && Arrays.equals(expected.value, keyValue.value())) {
             expectedWrites.remove(keyValue.key(), expected);
             return expected.cachedForm.apply(keyValue.modRevision());
         }
-        return decoder.apply(keyValue);
+        return null;
     }
 
     /**
@@ -573,7 +573,7 @@ public final class WatchCache implements AutoCloseable {
                 }
                 boolean replaced = previous != null || storedPrevious != null;
                 WatchItem.EventType type = change.deleted() ? WatchItem.EventType.DELETED : replaced ? WatchItem.EventType.MODIFIED : WatchItem.EventType.ADDED;
-                CacheEvent event = new CacheEvent(type, change.object(), previous, storedPrevious, change.revision());
+                CacheEvent event = new CacheEvent(type, change.object(), change.stored(), previous, storedPrevious, change.revision());
                 events.add(event);
                 history.addLast(event);
                 if (history.size() > historyCapacity) {
@@ -669,18 +669,25 @@ public final class WatchCache implements AutoCloseable {
     /**
      * One change in the window. The state it replaced, which a watcher with a selector needs to tell a MODIFIED from an
      * ADDED or DELETED, comes from the kept objects or, for a cache that keeps none, is decoded from the storage event
-     * when a watcher first asks. Used under the cache's write lock only.
+     * when a watcher first asks; so is such a cache's changed object, unless this apiserver announced its write. Used
+     * under the cache's write lock only, so each is decoded at most once.
      */
     private final class CacheEvent {
         private final WatchItem.EventType type;
-        private final CachedObject object;
         private final long revision;
+        private CachedObject object;
+        private KeyValue stored;
         private CachedObject previous;
         private KeyValue storedPrevious;
 
-        CacheEvent(WatchItem.EventType type, CachedObject object, CachedObject previous, KeyValue storedPrevious, long revision) {
+        /**
+         * @param object the changed object in cached form, or null to decode it from {@code stored} when first asked
+         * @param storedPrevious the state a put replaced, decoded when first asked; null where {@code previous} is given
+         */
+        CacheEvent(WatchItem.EventType type, CachedObject object, KeyValue stored, CachedObject previous, KeyValue storedPrevious, long revision) {
             this.type = type;
             this.object = object;
+            this.stored = stored;
             this.previous = previous;
             this.storedPrevious = storedPrevious;
             this.revision = revision;
@@ -691,6 +698,10 @@ public final class WatchCache implements AutoCloseable {
         }
 
         CachedObject object() {
+            if (object == null) {
+                object = decoder.apply(stored);
+                stored = null;
+            }
             return object;
         }
 
@@ -707,8 +718,11 @@ public final class WatchCache implements AutoCloseable {
         }
     }
 
-    /** A storage change in cached form; {@code storedPrevious} is the state a put replaced, null for a new key or a delete. */
-    private record Decoded(String key, CachedObject object, boolean deleted, long revision, KeyValue storedPrevious) {}
+    /**
+     * A storage change: {@code object} in cached form, or null where a cache without objects decodes {@code stored} only
+     * once a watcher asks for it; {@code storedPrevious} is the state a put replaced, null for a new key or a delete.
+     */
+    private record Decoded(String key, CachedObject object, KeyValue stored, boolean deleted, long revision, KeyValue storedPrevious) {}
 
     private final class Listener implements WatchListener {
         @Override
@@ -719,15 +733,30 @@ public final class WatchCache implements AutoCloseable {
             List<Decoded> changes = new ArrayList<>(events.size());
             for (WatchEvent event : events) {
                 switch (event) {
-                    case WatchEvent.Put put -> changes.add(new Decoded(put.key(), cachedForm(put.current()), false, put.revision(), put.previous()));
+                    case WatchEvent.Put put -> changes.add(change(put.key(), put.current(), false, put.revision(), put.previous()));
                     case WatchEvent.Delete delete -> {
                         KeyValue last = delete.previous();
                         KeyValue atDelete = new KeyValue(last.key(), last.value(), last.createRevision(), delete.revision(), last.version(), last.lease());
-                        changes.add(new Decoded(delete.key(), decoder.apply(atDelete), true, delete.revision(), null));
+                        changes.add(change(delete.key(), atDelete, true, delete.revision(), null));
                     }
                 }
             }
             apply(changes);
+        }
+
+        /**
+         * A change with its object announced or decoded now, except in a cache without objects, which decodes it when a
+         * watcher first needs it: events, written once per scheduled pod, are mostly watched by no one.
+         */
+        private Decoded change(String key, KeyValue stored, boolean deleted, long revision, KeyValue storedPrevious) {
+            CachedObject announced = deleted ? null : announcedForm(stored);
+            if (announced != null) {
+                return new Decoded(key, announced, null, deleted, revision, storedPrevious);
+            }
+            if (!keepsObjects) {
+                return new Decoded(key, null, stored, deleted, revision, storedPrevious);
+            }
+            return new Decoded(key, decoder.apply(stored), null, deleted, revision, storedPrevious);
         }
 
         @Override

@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -234,6 +235,36 @@ class WatchCacheTest {
                 "DELETED thing=match");
         assertThatThrownBy(() -> cache.get(PREFIX + "a/new")).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> cache.list(PREFIX, object -> true)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aCacheWithoutObjectsDecodesAChangeOnlyOnceAWatcherNeedsIt() throws Exception {
+        AtomicInteger decoded = new AtomicInteger();
+        cache = new WatchCache(PREFIX, storage, keyValue -> {
+            decoded.incrementAndGet();
+            return decode(keyValue);
+        }, 100, 1_000, false);
+        cache.start();
+        long start = cache.revision();
+        put("a", "one", "v1");
+        put("a", "one", "v2");
+        put("a", "two", "v1");
+        storage.delete(PREFIX + "a/two", storage.get(PREFIX + "a/two").modRevision());
+        awaitRevision(storage.currentRevision());
+        assertThat(decoded).hasValue(0);
+
+        // A watcher from before the changes gets them from the window, each decoded once for all its watchers.
+        WatchCache.Watcher first = cache.watchFrom(start, object -> true);
+        WatchCache.Watcher second = cache.watchFrom(start, object -> true);
+        List<String> expected = List.of("ADDED one=v1", "MODIFIED one=v2", "ADDED two=v1", "DELETED two=v1");
+        assertThat(drain(first, 4)).containsExactlyElementsOf(expected);
+        assertThat(drain(second, 4)).containsExactlyElementsOf(expected);
+        // The four objects, and the state the MODIFIED one replaced, which tells a filter's MODIFIED from its ADDED.
+        assertThat(decoded).hasValue(5);
+
+        put("a", "three", "v1");
+        assertThat(drain(first, 1)).containsExactly("ADDED three=v1");
+        assertThat(decoded).hasValue(6);
     }
 
     @Test
