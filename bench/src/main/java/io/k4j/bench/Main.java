@@ -159,7 +159,8 @@ public final class Main {
             }
             StringBuilder report = new StringBuilder();
             report.append("\n## Issue 2: apiserver and storage (").append(LocalDate.now()).append(")\n\n")
-                    .append("Machine: ").append(machine()).append(". Command: `./k4j bench").append(arguments.length == 0 ? "" : " " + String.join(" ", arguments)).append("`.\n");
+                    .append("Machine: ").append(machine()).append(". Command: `./k4j bench").append(arguments.length == 0 ? "" : " " + String.join(" ", arguments))
+                    .append("`. Commit: ").append(commit()).append(".\n");
             for (String backend : backends) {
                 report.append(runBackend(backend, work.resolve(backend), scale, watchers, h2load));
             }
