@@ -18,20 +18,32 @@ final class SharedLines {
     private record Line(byte[] bytes, String message) {}
 
     private final AtomicReferenceArray<Line> slots;
+    private final int maxLineBytes;
 
-    /** @param slots the lines remembered, a power of two */
-    SharedLines(int slots) {
+    /**
+     * @param slots the lines remembered, a power of two
+     * @param maxLineBytes the longest line remembered: the table keeps its lines until others take their slots, so
+     *     this bounds what a quiet server holds on to (a pod's line is a few kilobytes, a ConfigMap's up to 1.5 MiB)
+     */
+    SharedLines(int slots, int maxLineBytes) {
         if (slots <= 0 || Integer.bitCount(slots) != 1) {
             throw new IllegalArgumentException("slots must be a power of two, not " + slots);
         }
+        if (maxLineBytes <= 0) {
+            throw new IllegalArgumentException("maxLineBytes must be positive, not " + maxLineBytes);
+        }
         this.slots = new AtomicReferenceArray<>(slots);
+        this.maxLineBytes = maxLineBytes;
     }
 
     /**
-     * The message of {@code bytes}, which nobody changes, when they are one line ending in its only newline; null
-     * when they are not.
+     * The message of {@code bytes}, which nobody changes, when they are one line ending in its only newline and no
+     * longer than the longest line remembered; null otherwise.
      */
     String message(byte[] bytes) {
+        if (bytes.length > maxLineBytes) {
+            return null;
+        }
         int hash = System.identityHashCode(bytes);
         int slot = (hash ^ (hash >>> 16)) & (slots.length() - 1);
         Line line = slots.get(slot);

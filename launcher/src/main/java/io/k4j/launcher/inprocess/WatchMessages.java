@@ -26,8 +26,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class WatchMessages implements InProcessExchange.Receiver, WebSocket {
     private static final int NORMAL_CLOSURE = 1000;
-    /** Shared by every in-process watch: the server gives all the watchers of a change one array. */
-    private static final SharedLines SHARED_LINES = new SharedLines(256);
+    /**
+     * Shared by every in-process watch: the server gives all the watchers of a change one array. Holds at most 256 lines
+     * of 16 KiB and their strings.
+     */
+    private static final SharedLines SHARED_LINES = new SharedLines(256, 16 * 1024);
 
     private final HttpRequest request;
     private final WebSocket.Listener listener;

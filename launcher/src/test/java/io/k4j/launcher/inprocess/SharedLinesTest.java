@@ -13,7 +13,7 @@ class SharedLinesTest {
 
     @Test
     void watchersOfOneArrayShareOneMessageAndOtherArraysGetTheirOwn() {
-        SharedLines lines = new SharedLines(16);
+        SharedLines lines = new SharedLines(16, 1024);
         byte[] line = bytes("{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"Pod\",\"note\":\"é\"}}\n");
 
         String first = lines.message(line);
@@ -26,7 +26,7 @@ class SharedLinesTest {
 
     @Test
     void anArrayThatIsNotExactlyOneLineHasNoMessage() {
-        SharedLines lines = new SharedLines(16);
+        SharedLines lines = new SharedLines(16, 1024);
         assertThat(lines.message(bytes("{\"type\":\"ADDED\"}"))).isNull();
         assertThat(lines.message(bytes("{\"type\":\"ADDED\"}\n{\"type\":\"DELETED\"}\n"))).isNull();
         assertThat(lines.message(bytes(""))).isNull();
@@ -36,7 +36,7 @@ class SharedLinesTest {
     @Test
     void linesThatShareASlotAreEachDecodedRight() {
         // One slot: every line takes it from the one before.
-        SharedLines lines = new SharedLines(1);
+        SharedLines lines = new SharedLines(1, 1024);
         byte[] first = bytes("first\n");
         byte[] second = bytes("second\n");
         assertThat(lines.message(first)).isEqualTo("first");
@@ -45,8 +45,16 @@ class SharedLinesTest {
     }
 
     @Test
-    void theTableSizeIsAPowerOfTwo() {
-        assertThatThrownBy(() -> new SharedLines(3)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SharedLines(0)).isInstanceOf(IllegalArgumentException.class);
+    void aLineLongerThanTheLimitIsNotKept() {
+        SharedLines lines = new SharedLines(16, 8);
+        assertThat(lines.message(bytes("1234567\n"))).isEqualTo("1234567");
+        assertThat(lines.message(bytes("12345678\n"))).isNull();
+    }
+
+    @Test
+    void theTableSizeIsAPowerOfTwoAndTheLimitPositive() {
+        assertThatThrownBy(() -> new SharedLines(3, 1024)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SharedLines(0, 1024)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SharedLines(16, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }
