@@ -2,7 +2,6 @@ package io.k4j.storage.etcd;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
-import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 import java.net.URI;
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -85,20 +83,15 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     private final KV kv;
     private final io.etcd.jetcd.Lease leases;
     private final io.etcd.jetcd.Watch watchClient;
-    private final Duration requestTimeout;
     private final int maxRequestBytes;
     private final ScheduledExecutorService watchScheduler;
     private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicLong knownCompactedRevision = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EtcdKeyValueStore(Client client, ExecutorService requestExecutor, Duration requestTimeout, int maxRequestBytes) {
+    private EtcdKeyValueStore(Client client, ExecutorService requestExecutor, int maxRequestBytes) {
         this.client = requireNonNull(client, "client is null");
         this.requestExecutor = requireNonNull(requestExecutor, "requestExecutor is null");
-        this.requestTimeout = requireNonNull(requestTimeout, "requestTimeout is null");
-        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
-            throw new IllegalArgumentException("requestTimeout must be positive: " + requestTimeout);
-        }
         if (maxRequestBytes <= REQUEST_OVERHEAD_BYTES) {
             throw new IllegalArgumentException("maxRequestBytes is too small: " + maxRequestBytes);
         }
@@ -130,6 +123,7 @@ public final class EtcdKeyValueStore implements KeyValueStore {
      *     {@link StorageException.ValueTooLarge} before they are sent
      */
     public static EtcdKeyValueStore connect(String endpoint, Duration requestTimeout, int maxRequestBytes) {
+        UnaryDeadlines deadlines = new UnaryDeadlines(requestTimeout);
         List<URI> urls = EtcdEndpoints.parse(endpoint);
         ExecutorService requestExecutor = CallerRunsCallbacks.requestExecutor();
         Client client = Client.builder()
@@ -138,9 +132,11 @@ public final class EtcdKeyValueStore implements KeyValueStore {
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .connectTimeout(Duration.ofSeconds(5))
                 .executorService(requestExecutor)
-                .interceptor(CallerRunsCallbacks.repliesOnNetworkThread())
+                // Each attempt of a request has the request timeout; jetcd's retries of reads stop after it too.
+                .retryMaxDuration(requestTimeout)
+                .interceptor(CallerRunsCallbacks.repliesOnNetworkThread(), deadlines)
                 .build();
-        EtcdKeyValueStore store = new EtcdKeyValueStore(client, requestExecutor, requestTimeout, maxRequestBytes);
+        EtcdKeyValueStore store = new EtcdKeyValueStore(client, requestExecutor, maxRequestBytes);
         try {
             store.currentRevision();
         }
@@ -492,16 +488,13 @@ public final class EtcdKeyValueStore implements KeyValueStore {
      */
     private <T> T await(CompletableFuture<T> request, String operation, Function<Throwable, StorageException> recognise) {
         try {
-            return request.get(requestTimeout.toNanos(), NANOSECONDS);
+            // Untimed: the request's gRPC deadline (UnaryDeadlines) ends it after the request timeout.
+            return request.get();
         }
         catch (InterruptedException e) {
             request.cancel(true);
             Thread.currentThread().interrupt();
             throw new StorageException.Unavailable("interrupted while waiting for etcd " + operation, e);
-        }
-        catch (TimeoutException e) {
-            request.cancel(true);
-            throw EtcdErrors.unavailable(operation, e);
         }
         catch (ExecutionException e) {
             Throwable cause = EtcdErrors.unwrap(e);

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -239,6 +243,38 @@ class EtcdKeyValueStoreMappingTest {
                 EtcdKeyValueStore.DEFAULT_MAX_REQUEST_BYTES))
                 .isInstanceOf(StorageException.Unavailable.class)
                 .isInstanceOf(StorageException.Retriable.class);
+    }
+
+    @Test
+    void aRequestThatNoOneAnswersFailsAsUnavailableOnceItTimesOut() throws Exception {
+        // Accepts connections and never says a word, as a hung etcd: only the request's deadline ends the wait.
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            List<Socket> accepted = new CopyOnWriteArrayList<>();
+            Thread acceptor = Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        accepted.add(silent.accept());
+                    }
+                }
+                catch (IOException e) {
+                    // Closed at the end of the test.
+                }
+            });
+            try {
+                assertThatThrownBy(() -> EtcdKeyValueStore.connect("etcd://127.0.0.1:" + silent.getLocalPort(), Duration.ofSeconds(1),
+                        EtcdKeyValueStore.DEFAULT_MAX_REQUEST_BYTES))
+                        .isInstanceOf(StorageException.Unavailable.class)
+                        .hasMessageContaining("timed out");
+                assertThat(accepted).isNotEmpty();
+            }
+            finally {
+                silent.close();
+                acceptor.join();
+                for (Socket socket : accepted) {
+                    socket.close();
+                }
+            }
+        }
     }
 
     @Test
