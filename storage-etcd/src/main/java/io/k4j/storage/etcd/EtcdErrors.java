@@ -7,7 +7,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 import io.etcd.jetcd.common.exception.ClosedClientException;
-import io.etcd.jetcd.common.exception.ErrorCode;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.etcd.jetcd.lease.NoSuchLeaseException;
 import io.grpc.Status;
@@ -65,8 +64,6 @@ final class EtcdErrors {
         Throwable cause = unwrap(failure);
         String reason = switch (cause) {
             case TimeoutException timeout -> "timed out";
-            case StatusRuntimeException status when status.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED -> "timed out";
-            case EtcdException etcd when etcd.getErrorCode() == ErrorCode.DEADLINE_EXCEEDED -> "timed out";
             case ClosedClientException closed -> "the etcd client is closed";
             case CancellationException cancelled -> "cancelled";
             default -> describe(cause);

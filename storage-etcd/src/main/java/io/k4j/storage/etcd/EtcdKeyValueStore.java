@@ -2,6 +2,7 @@ package io.k4j.storage.etcd;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 import java.net.URI;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -83,15 +85,20 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     private final KV kv;
     private final io.etcd.jetcd.Lease leases;
     private final io.etcd.jetcd.Watch watchClient;
+    private final Duration requestTimeout;
     private final int maxRequestBytes;
     private final ScheduledExecutorService watchScheduler;
     private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicLong knownCompactedRevision = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EtcdKeyValueStore(Client client, ExecutorService requestExecutor, int maxRequestBytes) {
+    private EtcdKeyValueStore(Client client, ExecutorService requestExecutor, Duration requestTimeout, int maxRequestBytes) {
         this.client = requireNonNull(client, "client is null");
         this.requestExecutor = requireNonNull(requestExecutor, "requestExecutor is null");
+        this.requestTimeout = requireNonNull(requestTimeout, "requestTimeout is null");
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("requestTimeout must be positive: " + requestTimeout);
+        }
         if (maxRequestBytes <= REQUEST_OVERHEAD_BYTES) {
             throw new IllegalArgumentException("maxRequestBytes is too small: " + maxRequestBytes);
         }
@@ -123,7 +130,6 @@ public final class EtcdKeyValueStore implements KeyValueStore {
      *     {@link StorageException.ValueTooLarge} before they are sent
      */
     public static EtcdKeyValueStore connect(String endpoint, Duration requestTimeout, int maxRequestBytes) {
-        UnaryDeadlines deadlines = new UnaryDeadlines(requestTimeout);
         List<URI> urls = EtcdEndpoints.parse(endpoint);
         ExecutorService requestExecutor = CallerRunsCallbacks.requestExecutor();
         Client client = Client.builder()
@@ -132,11 +138,9 @@ public final class EtcdKeyValueStore implements KeyValueStore {
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .connectTimeout(Duration.ofSeconds(5))
                 .executorService(requestExecutor)
-                // Each attempt of a request has the request timeout; jetcd's retries of reads stop after it too.
-                .retryMaxDuration(requestTimeout)
-                .interceptor(CallerRunsCallbacks.repliesOnNetworkThread(), deadlines)
+                .interceptor(CallerRunsCallbacks.repliesOnNetworkThread())
                 .build();
-        EtcdKeyValueStore store = new EtcdKeyValueStore(client, requestExecutor, maxRequestBytes);
+        EtcdKeyValueStore store = new EtcdKeyValueStore(client, requestExecutor, requestTimeout, maxRequestBytes);
         try {
             store.currentRevision();
         }
@@ -488,13 +492,16 @@ public final class EtcdKeyValueStore implements KeyValueStore {
      */
     private <T> T await(CompletableFuture<T> request, String operation, Function<Throwable, StorageException> recognise) {
         try {
-            // Untimed: the request's gRPC deadline (UnaryDeadlines) ends it after the request timeout.
-            return request.get();
+            return request.get(requestTimeout.toNanos(), NANOSECONDS);
         }
         catch (InterruptedException e) {
             request.cancel(true);
             Thread.currentThread().interrupt();
             throw new StorageException.Unavailable("interrupted while waiting for etcd " + operation, e);
+        }
+        catch (TimeoutException e) {
+            request.cancel(true);
+            throw EtcdErrors.unavailable(operation, e);
         }
         catch (ExecutionException e) {
             Throwable cause = EtcdErrors.unwrap(e);
