@@ -32,6 +32,8 @@ public final class EtcdProcess implements AutoCloseable {
 
     private static final Path DEFAULT_BINARY = Path.of("/usr/bin/etcd");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** Starts on fresh ports after a port was taken between choosing it and etcd binding it. */
+    private static final int START_ATTEMPTS = 3;
     private static final Duration HEALTH_POLL_INTERVAL = Duration.ofMillis(50);
     private static final String MEMBER_NAME = "k4j-test";
     private static final long MIN_MEMORY_BACKED_BYTES = 2L << 30;
@@ -69,23 +71,29 @@ public final class EtcdProcess implements AutoCloseable {
             throw new IllegalStateException("etcd binary " + binary + " not found or not executable: install etcd-server "
                     + "(apt-get install etcd-server) or set -D" + BINARY_PROPERTY + "=<path>");
         }
-        Path directory;
-        try {
-            directory = Files.createTempDirectory(memoryBackedTemporaryDirectory(), "k4j-etcd-");
+        for (int attempt = 1; ; attempt++) {
+            Path directory;
+            try {
+                directory = Files.createTempDirectory(memoryBackedTemporaryDirectory(), "k4j-etcd-");
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            EtcdProcess etcd = new EtcdProcess(binary, directory, freeLoopbackPort(), freeLoopbackPort());
+            Runtime.getRuntime().addShutdownHook(etcd.killOnExit);
+            try {
+                etcd.launch();
+                return etcd;
+            }
+            catch (RuntimeException | Error e) {
+                etcd.close();
+                // A port found free can be taken before etcd binds it, e.g. as the local end of another connection.
+                if (attempt < START_ATTEMPTS && e.getMessage() != null && e.getMessage().contains("address already in use")) {
+                    continue;
+                }
+                throw e;
+            }
         }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        EtcdProcess etcd = new EtcdProcess(binary, directory, freeLoopbackPort(), freeLoopbackPort());
-        Runtime.getRuntime().addShutdownHook(etcd.killOnExit);
-        try {
-            etcd.launch();
-        }
-        catch (RuntimeException | Error e) {
-            etcd.close();
-            throw e;
-        }
-        return etcd;
     }
 
     /** The k4j datastore endpoint, {@code etcd://127.0.0.1:<port>}. */
