@@ -222,8 +222,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         boolean exact = ListOptions.EXACT.equals(options.resourceVersionMatch());
         if (options.limit() > 0 && !resourceVersion.equals("0")) {
             long revision = resourceVersion.isEmpty() ? 0 : parseResourceVersion(resourceVersion);
-            // A paged list at a resourceVersion with no match given is an exact read, as upstream's legacy behaviour.
-            if (exact || (options.resourceVersionMatch().isEmpty() && revision > 0)) {
+            if (revision > 0 ? readsExactRevision(options) : exact) {
                 Optional<WatchCache.Page> page = cache.page(revision, keyPrefix, "", options.limit(), filter);
                 return page.isPresent() ? toListResult(page.get(), options) : listFromStorage(keyPrefix, "", revision, options, filter, false);
             }
@@ -255,6 +254,14 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         return new ListResult(snapshot.revision(), snapshot.items(), "", null);
     }
 
+    /**
+     * Whether a LIST at a given resourceVersion reads exactly that revision: when asked to, or when it is paged and no
+     * match is given (upstream's legacy behaviour).
+     */
+    private static boolean readsExactRevision(ListOptions options) {
+        return ListOptions.EXACT.equals(options.resourceVersionMatch()) || (options.limit() > 0 && options.resourceVersionMatch().isEmpty());
+    }
+
     /** LIST of a resource whose cache keeps no objects: from storage, as upstream's etcd store serves it. */
     private ListResult listUncached(String keyPrefix, ListOptions options, Predicate<CachedObject> filter) {
         if (!options.continueToken().isEmpty()) {
@@ -265,9 +272,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         long revision = 0;
         if (!resourceVersion.isEmpty() && !resourceVersion.equals("0")) {
             long wanted = parseResourceVersion(resourceVersion);
-            boolean exact = ListOptions.EXACT.equals(options.resourceVersionMatch())
-                    || (options.limit() > 0 && options.resourceVersionMatch().isEmpty());
-            if (exact) {
+            if (readsExactRevision(options)) {
                 revision = wanted;
             } else {
                 checkNotTooLarge(wanted);
