@@ -144,7 +144,7 @@ public final class ResourceHandler {
                     if (current == null) {
                         throw StatusException.notFound(type.gvk().group(), type.plural(), info.name());
                     }
-                    ObjectNode patched = applyPatch(type, current, patch, true);
+                    ObjectNode patched = applyPatch(type, current, patch);
                     warnings.clear();
                     warnings.addAll(checkFields(fieldValidation(exchange), type, patched, List.of()));
                     return patched;
@@ -217,7 +217,7 @@ public final class ResourceHandler {
                         if (current == null) {
                             throw StatusException.notFound(type.gvk().group(), type.plural(), info.name());
                         }
-                        return applyPatch(type, current, patch, true);
+                        return applyPatch(type, current, patch);
                     }, writeContext(exchange, user, "PatchOptions"));
                     addWarnings(exchange, List.of(), result.warnings());
                     writeResult(exchange, 200, store, result, Representation.negotiate(exchange.header("accept"), false));
@@ -254,7 +254,7 @@ public final class ResourceHandler {
                 }
                 SubresourceHandler.Request tracked = withOwnership(request, writeContext(exchange, user, "PatchOptions"));
                 ObjectNode current = handler.get(request);
-                ObjectNode patched = applyPatch(type, current, patch, false);
+                ObjectNode patched = applyPatch(type, current, patch);
                 Responses.write(exchange, 200, handler.update(tracked, patched), yaml);
             }
             default -> throw StatusException.methodNotSupported(type.gvk().group(), qualified, info.verb());
@@ -339,11 +339,8 @@ public final class ResourceHandler {
                         ended = true;
                     } else {
                         byte[] line = encoder.apply(item);
-                        if (line != null && out instanceof BulkOutputStream bulk) {
-                            // Each line is made for the stream or shared by the change's watchers, never changed after.
-                            bulk.writeUnchanging(line);
-                        } else if (line != null) {
-                            out.write(line);
+                        if (line != null) {
+                            writeLine(out, line);
                         }
                     }
                     item = ended ? null : watcher.pollNow();
@@ -353,6 +350,15 @@ public final class ResourceHandler {
                     break;
                 }
             }
+        }
+    }
+
+    /** Each line is made for the stream or shared by the change's watchers, and never changed after. */
+    private static void writeLine(OutputStream out, byte[] line) throws IOException {
+        if (out instanceof BulkOutputStream bulk) {
+            bulk.writeUnchanging(line);
+        } else {
+            out.write(line);
         }
     }
 
@@ -702,11 +708,14 @@ public final class ResourceHandler {
         };
     }
 
-    /** @param ownsCurrent whether {@code current} is this request's own copy (a store's update hands one), which a merge patch may change */
-    private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchRequest patch, boolean ownsCurrent) {
+    /**
+     * @param current this request's own copy of the object (a store's update hands one, a subresource's GET builds one),
+     *     which a merge patch changes in place
+     */
+    private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchRequest patch) {
         JsonNode result = switch (patch.contentType()) {
             case "application/json-patch+json" -> Patches.jsonPatch(current, patch.patch());
-            case "application/merge-patch+json" -> ownsCurrent ? Patches.mergePatchInPlace(current, patch.patch()) : Patches.mergePatch(current, patch.patch());
+            case "application/merge-patch+json" -> Patches.mergePatchInPlace(current, patch.patch());
             case "application/strategic-merge-patch+json" -> {
                 if (!(patch.patch() instanceof ObjectNode patchObject)) {
                     throw StatusException.badRequest("strategic merge patch must be a JSON object");
