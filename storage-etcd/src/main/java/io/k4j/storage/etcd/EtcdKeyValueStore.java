@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,6 +77,13 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     /** How often a write request names its key: the compare, the put and the read when the compare fails. */
     private static final int KEY_COPIES_PER_WRITE = 3;
 
+    /**
+     * How often the requests in flight are checked for their timeout, so a request fails up to this much late. A
+     * timed wait per request would instead add and cancel a wake-up on the JDK's delay scheduler for every request,
+     * which cost about a tenth of the server's CPU under load (docs/benchmarks.md, sessions 34 and 35).
+     */
+    private static final Duration DEADLINE_TICK = Duration.ofMillis(100);
+
     /** The smallest key; as a range end it means "to the end of the key space". */
     private static final ByteSequence ZERO_KEY = ByteSequence.from(new byte[] {0});
 
@@ -87,7 +95,10 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     private final io.etcd.jetcd.Watch watchClient;
     private final Duration requestTimeout;
     private final int maxRequestBytes;
-    private final ScheduledExecutorService watchScheduler;
+    /** Runs the watches' retries and {@link #failLateRequests}. */
+    private final ScheduledExecutorService scheduler;
+    /** The requests callers wait for, each with the {@link System#nanoTime} at which it times out. */
+    private final Map<CompletableFuture<?>, Long> requestDeadlines = new ConcurrentHashMap<>();
     private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicLong knownCompactedRevision = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -106,10 +117,12 @@ public final class EtcdKeyValueStore implements KeyValueStore {
         this.kv = client.getKVClient();
         this.leases = client.getLeaseClient();
         this.watchClient = client.getWatchClient();
-        this.watchScheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
-                .name("k4j-etcd-watch-scheduler")
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
+                .name("k4j-etcd-scheduler")
                 .daemon(true)
                 .factory());
+        long tick = Math.min(DEADLINE_TICK.toNanos(), requestTimeout.toNanos());
+        scheduler.scheduleWithFixedDelay(this::failLateRequests, tick, tick, NANOSECONDS);
     }
 
     /**
@@ -358,7 +371,7 @@ public final class EtcdKeyValueStore implements KeyValueStore {
                 prefixEnd(prefixBytes),
                 firstRevision,
                 listener,
-                watchScheduler,
+                scheduler,
                 this::compactedRevisionAtLeast,
                 watches::remove);
         watches.add(watch);
@@ -430,7 +443,7 @@ public final class EtcdKeyValueStore implements KeyValueStore {
         for (EtcdWatch watch : List.copyOf(watches)) {
             watch.close();
         }
-        watchScheduler.shutdownNow();
+        scheduler.shutdownNow();
         // Before the client: a retry jetcd schedules while it closes is refused instead of sent on a closing channel.
         requestExecutor.shutdown();
         client.close();
@@ -491,23 +504,33 @@ public final class EtcdKeyValueStore implements KeyValueStore {
      * everything else (timeouts, lost connections, a closed client) becomes {@link StorageException.Unavailable}.
      */
     private <T> T await(CompletableFuture<T> request, String operation, Function<Throwable, StorageException> recognise) {
+        requestDeadlines.put(request, System.nanoTime() + requestTimeout.toNanos());
         try {
-            return request.get(requestTimeout.toNanos(), NANOSECONDS);
+            return request.get();
         }
         catch (InterruptedException e) {
             request.cancel(true);
             Thread.currentThread().interrupt();
             throw new StorageException.Unavailable("interrupted while waiting for etcd " + operation, e);
         }
-        catch (TimeoutException e) {
-            request.cancel(true);
-            throw EtcdErrors.unavailable(operation, e);
-        }
         catch (ExecutionException e) {
             Throwable cause = EtcdErrors.unwrap(e);
             StorageException recognised = recognise.apply(cause);
             throw recognised != null ? recognised : EtcdErrors.unavailable(operation, cause);
         }
+        finally {
+            requestDeadlines.remove(request);
+        }
+    }
+
+    /** Fails the requests in flight whose timeout has passed; their callers see {@link StorageException.Unavailable}. */
+    private void failLateRequests() {
+        long now = System.nanoTime();
+        requestDeadlines.forEach((request, deadline) -> {
+            if (now - deadline >= 0) {
+                request.completeExceptionally(new TimeoutException("no answer from etcd within " + requestTimeout.toMillis() + " ms"));
+            }
+        });
     }
 
     private static PutOption putOption(long lease, boolean withPrevious) {
