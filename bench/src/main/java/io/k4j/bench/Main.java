@@ -204,15 +204,20 @@ public final class Main {
         EtcdProcess etcd = backend.equals("etcd") ? EtcdProcess.start() : null;
         try {
             List<RawStorageBench.Result> raw = new ArrayList<>();
+            List<RawStorageBench.Result> rawRequestSized = new ArrayList<>();
             try (KeyValueStore store = backend.equals("etcd")
                     ? EtcdKeyValueStore.connect(etcd.endpoint())
                     : SqliteKeyValueStore.open(directory.resolve("raw").resolve("raw.db"))) {
-                byte[] value = RawStorageBench.podSizedValue();
+                byte[] value = RawStorageBench.storedPodValue();
                 // The reference runs in this JVM, which compiles the storage client's paths too: warmed up as the server is.
                 log("backend " + backend + ": raw storage warm-up, " + rawCreates + " creates");
                 RawStorageBench.creates(store, "/bench/raw-warm-up/", 64, rawCreates, value);
                 for (int clients : CONCURRENCY) {
                     raw.add(RawStorageBench.creates(store, "/bench/raw-" + clients + "/", clients, createsAt(clients, rawCreates), value));
+                }
+                byte[] requestSized = RawStorageBench.requestSizedValue();
+                for (int clients : CONCURRENCY) {
+                    rawRequestSized.add(RawStorageBench.creates(store, "/bench/raw-request-" + clients + "/", clients, createsAt(clients, rawCreates), requestSized));
                 }
             }
             log("backend " + backend + ": starting k4j server");
@@ -244,6 +249,7 @@ public final class Main {
                 section.append(warmUp.description()).append("\n\n");
                 section.append("| pod creates | clients | creates/s | p50 ms | p99 ms | server CPU ms/create | of which JIT / GC | generator CPU ms/create | raw storage creates/s | ratio |\n")
                         .append("|---|---|---|---|---|---|---|---|---|---|\n");
+                List<CreateResult> measured = new ArrayList<>();
                 for (int index = 0; index < CONCURRENCY.length; index++) {
                     int clientsCount = CONCURRENCY[index];
                     int count = createsAt(clientsCount, (int) (20_000 * scale));
@@ -251,11 +257,24 @@ public final class Main {
                     bench.createNamespace(namespace);
                     log("backend " + backend + ": " + count + " pod creates with " + clientsCount + " clients");
                     CreateResult result = creates.run(namespace, clientsCount, count);
+                    measured.add(result);
                     RawStorageBench.Result reference = raw.get(index);
                     section.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.3f | %s | %.3f | %.0f | %.2f |%n",
                             count, clientsCount, result.perSecond(), result.p50Millis(), result.p99Millis(), result.serverCpuMillis(),
                             result.serverCpu().shares(" / "), result.generatorCpuMillis(), reference.perSecond(), result.perSecond() / reference.perSecond()));
                 }
+                StringJoiner concurrencies = new StringJoiner(" / ");
+                StringJoiner requestSizedRates = new StringJoiner(" / ");
+                StringJoiner requestSizedRatios = new StringJoiner(" / ");
+                for (int index = 0; index < CONCURRENCY.length; index++) {
+                    double rate = rawRequestSized.get(index).perSecond();
+                    concurrencies.add(String.valueOf(CONCURRENCY[index]));
+                    requestSizedRates.add(String.format(Locale.ROOT, "%.0f", rate));
+                    requestSizedRatios.add(String.format(Locale.ROOT, "%.2f", measured.get(index).perSecond() / rate));
+                }
+                section.append(String.format(Locale.ROOT, "%nThe raw storage stores what the server stores for the created pod (%d bytes of JSON). Storing the "
+                                + "request body's %d bytes instead it made %s creates/s at %s clients (ratios %s).%n",
+                        RawStorageBench.storedPodValue().length, RawStorageBench.requestSizedValue().length, requestSizedRates, concurrencies, requestSizedRatios));
                 if (creates instanceof H2LoadCreates) {
                     // What the generator costs shows beside the same single-client run driven by the JDK client.
                     int count = (int) (2_000 * scale);
