@@ -523,6 +523,11 @@ public final class EtcdKeyValueStore implements KeyValueStore {
         }
     }
 
+    /** Requests that callers are waiting for; each leaves this count when its caller stops waiting, however it ends. */
+    int requestsInFlight() {
+        return requestDeadlines.size();
+    }
+
     /** Fails the requests in flight whose timeout has passed; their callers see {@link StorageException.Unavailable}. */
     private void failLateRequests() {
         long now = System.nanoTime();

@@ -246,6 +246,18 @@ class EtcdKeyValueStoreMappingTest {
     }
 
     @Test
+    void aRequestLeavesNothingInFlightWhetherItSucceedsOrFails() {
+        byte[] value = "v".getBytes(UTF_8);
+        for (int index = 0; index < 100; index++) {
+            store.create("/in-flight/" + index, value, Lease.NONE);
+        }
+        assertThatThrownBy(() -> store.create("/in-flight/0", value, Lease.NONE)).isInstanceOf(StorageException.KeyExists.class);
+        assertThatThrownBy(() -> store.update("/in-flight/0", value, 1, Lease.NONE)).isInstanceOf(StorageException.Conflict.class);
+
+        assertThat(store.requestsInFlight()).isZero();
+    }
+
+    @Test
     void aRequestThatNoOneAnswersFailsAsUnavailableOnceItTimesOut() throws Exception {
         // Accepts connections and never says a word, as a hung etcd: only the request's deadline ends the wait.
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
