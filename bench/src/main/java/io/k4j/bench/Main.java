@@ -205,11 +205,11 @@ public final class Main {
         try {
             double[] raw = new double[CONCURRENCY.length];
             double[] rawRequestSized = new double[CONCURRENCY.length];
+            byte[] stored = RawStorageBench.storedPodValue();
+            byte[] requestSized = RawStorageBench.requestSizedValue();
             try (KeyValueStore store = backend.equals("etcd")
                     ? EtcdKeyValueStore.connect(etcd.endpoint())
                     : SqliteKeyValueStore.open(directory.resolve("raw").resolve("raw.db"))) {
-                byte[] stored = RawStorageBench.storedPodValue();
-                byte[] requestSized = RawStorageBench.requestSizedValue();
                 // The reference runs in this JVM, which compiles the storage client's paths too: warmed up as the server is.
                 log("backend " + backend + ": raw storage warm-up, " + rawCreates + " creates of each value size");
                 RawStorageBench.creates(store, "/bench/raw-warm-up/", 64, rawCreates, stored);
@@ -280,7 +280,7 @@ public final class Main {
                 }
                 section.append(String.format(Locale.ROOT, "%nThe raw storage stores what the server stores for the created pod (%d bytes of JSON); its rate is the mean of two "
                                 + "runs per concurrency, between which two runs stored the request body's %d bytes instead: %s creates/s at %s clients (ratios %s).%n",
-                        RawStorageBench.storedPodValue().length, RawStorageBench.requestSizedValue().length, requestSizedRates, concurrencies, requestSizedRatios));
+                        stored.length, requestSized.length, requestSizedRates, concurrencies, requestSizedRatios));
                 if (creates instanceof H2LoadCreates) {
                     // What the generator costs shows beside the same single-client run driven by the JDK client.
                     int count = (int) (2_000 * scale);
