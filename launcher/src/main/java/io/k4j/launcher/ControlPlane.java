@@ -115,7 +115,7 @@ final class ControlPlane implements AutoCloseable {
         Thread.ofPlatform().name("pki-load").start(pkiTask);
         LOG.info("opening storage: {}", StorageBackends.describe(config.datastoreEndpoint(), dataDirectory));
         FutureTask<KeyValueStore> storageTask = new FutureTask<>(() -> {
-            KeyValueStore opened = StorageBackends.open(config.datastoreEndpoint(), dataDirectory);
+            KeyValueStore opened = StorageBackends.open(config.datastoreEndpoint(), dataDirectory, config.etcdCompactionInterval());
             LOG.info("storage ready at revision {}", opened.currentRevision());
             LOG.debug("start-up: storage open at +{} ms", elapsedMillis(startedNanos));
             return opened;

@@ -22,6 +22,10 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--datastore-endpoint", description = "etcd://host:port[,host:port…] for a real etcd; the embedded store when absent.")
     String datastoreEndpoint;
 
+    @Option(names = "--etcd-compaction-interval", defaultValue = "5m", converter = GoDurationConverter.class,
+            description = "How often the apiserver compacts etcd's history; 0 disables it (default ${DEFAULT-VALUE}; the embedded store compacts by itself).")
+    Duration etcdCompactionInterval;
+
     @Option(names = "--bind-address", defaultValue = "0.0.0.0", description = "Address the apiserver listens on (default ${DEFAULT-VALUE}).")
     String bindAddress;
 
@@ -140,6 +144,7 @@ final class ServerCommand implements Callable<Integer> {
         return new ServerConfig(
                 dataDirectory,
                 Optional.ofNullable(datastoreEndpoint).filter(endpoint -> !endpoint.isBlank()),
+                etcdCompactionInterval,
                 InetAddress.getByName(bindAddress),
                 securePort,
                 advertiseAddress == null ? HostAddresses.primary().map(InetAddress::getHostAddress) : Optional.of(advertiseAddress),

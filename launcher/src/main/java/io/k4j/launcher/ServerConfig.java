@@ -18,6 +18,8 @@ import java.util.Optional;
  *
  * @param dataDirectory where the cluster lives
  * @param datastoreEndpoint empty for the embedded store, else e.g. {@code etcd://127.0.0.1:2379}
+ * @param etcdCompactionInterval how often the apiserver compacts etcd's history (upstream's
+ *     {@code --etcd-compaction-interval}, default 5m); zero leaves it to someone else. The embedded store compacts itself.
  * @param bindAddress the address the apiserver listens on
  * @param securePort the HTTPS port (6443)
  * @param advertiseAddress the address the cluster reaches the apiserver on (the {@code kubernetes} service's endpoint);
@@ -60,6 +62,7 @@ import java.util.Optional;
 public record ServerConfig(
         DataDirectory dataDirectory,
         Optional<String> datastoreEndpoint,
+        Duration etcdCompactionInterval,
         InetAddress bindAddress,
         int securePort,
         Optional<String> advertiseAddress,
@@ -93,6 +96,10 @@ public record ServerConfig(
     public ServerConfig {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(datastoreEndpoint, "datastoreEndpoint is null");
+        requireNonNull(etcdCompactionInterval, "etcdCompactionInterval is null");
+        if (etcdCompactionInterval.isNegative()) {
+            throw new IllegalArgumentException("--etcd-compaction-interval must not be negative: " + etcdCompactionInterval);
+        }
         requireNonNull(bindAddress, "bindAddress is null");
         if (securePort < 0 || securePort > 65535) {
             throw new IllegalArgumentException("securePort out of range: " + securePort);

@@ -36,4 +36,15 @@ class GoDurationConverterTest {
         new CommandLine(custom).parseArgs("--data-dir=/tmp/k4j-unused", "--event-ttl=5m");
         assertThat(custom.toConfig().eventTtl()).isEqualTo(Duration.ofMinutes(5));
     }
+
+    @Test
+    void serverTakesEtcdCompactionIntervalWithUpstreamsDefaultAndZeroToDisable() throws Exception {
+        ServerCommand defaults = new ServerCommand();
+        new CommandLine(defaults).parseArgs("--data-dir=/tmp/k4j-unused");
+        assertThat(defaults.toConfig().etcdCompactionInterval()).isEqualTo(Duration.ofMinutes(5));
+
+        ServerCommand disabled = new ServerCommand();
+        new CommandLine(disabled).parseArgs("--data-dir=/tmp/k4j-unused", "--etcd-compaction-interval=0");
+        assertThat(disabled.toConfig().etcdCompactionInterval()).isZero();
+    }
 }

@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
@@ -62,6 +65,8 @@ import io.k4j.storage.WatchListener;
  * listener may call back into the store.
  */
 public final class EtcdKeyValueStore implements KeyValueStore {
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdKeyValueStore.class);
+
     /** etcd's default {@code --max-request-bytes} (1.5 MiB): larger requests are rejected by the server. */
     public static final int DEFAULT_MAX_REQUEST_BYTES = 1536 * 1024;
 
@@ -95,7 +100,7 @@ public final class EtcdKeyValueStore implements KeyValueStore {
     private final io.etcd.jetcd.Watch watchClient;
     private final Duration requestTimeout;
     private final int maxRequestBytes;
-    /** Runs the watches' retries and {@link #failLateRequests}. */
+    /** Runs the watches' retries, {@link #failLateRequests} and the periodic compaction's turns. */
     private final ScheduledExecutorService scheduler;
     /** The requests callers wait for, each with the {@link System#nanoTime} at which it times out. */
     private final Map<CompletableFuture<?>, Long> requestDeadlines = new ConcurrentHashMap<>();
@@ -403,6 +408,51 @@ public final class EtcdKeyValueStore implements KeyValueStore {
         await(kv.compact(revision, CompactOption.builder().withCompactPhysical(false).build()),
                 "compaction at revision " + revision, failure -> revisionError(failure, revision, revision));
         knownCompactedRevision.accumulateAndGet(revision, Math::max);
+    }
+
+    /**
+     * Compacts etcd every {@code interval} as the apiserver does, at the revision one interval back, taking turns with
+     * the other servers on this etcd (see {@link EtcdCompactor}). The first compaction comes two intervals after
+     * this call. A failed turn is logged and the next one tries again.
+     */
+    public void compactPeriodically(Duration interval) {
+        requireNonNull(interval, "interval is null");
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("interval must be positive: " + interval);
+        }
+        ensureOpen();
+        EtcdCompactor compactor = new EtcdCompactor(this);
+        AtomicBoolean turnRunning = new AtomicBoolean();
+        // The turn waits for etcd, so it runs off the scheduler thread, which must stay free to time requests out.
+        scheduler.scheduleWithFixedDelay(() -> {
+            if (turnRunning.compareAndSet(false, true)) {
+                Thread.ofVirtual().name("k4j-etcd-compactor").start(() -> {
+                    try {
+                        compactor.compactOnce();
+                    }
+                    catch (StorageException e) {
+                        if (!closed.get()) {
+                            LOG.warn("etcd compaction failed, trying again in {}: {}", interval, e.getMessage());
+                        }
+                    }
+                    finally {
+                        turnRunning.set(false);
+                    }
+                });
+            }
+        }, interval.toNanos(), interval.toNanos(), NANOSECONDS);
+    }
+
+    /** Writes {@code value} at {@code key} if the key's version is {@code version} (0: the key is absent), else reads the key. */
+    TxnResponse putIfVersion(String key, long version, byte[] value) {
+        ensureOpen();
+        ByteSequence keyBytes = bytes(key);
+        return await(kv.txn()
+                        .If(new Cmp(keyBytes, Cmp.Op.EQUAL, CmpTarget.version(version)))
+                        .Then(Op.put(keyBytes, ByteSequence.from(value), PutOption.DEFAULT))
+                        .Else(Op.get(keyBytes, GetOption.DEFAULT))
+                        .commit(),
+                "conditional write of " + key, failure -> null);
     }
 
     @Override

@@ -1,0 +1,73 @@
+package io.k4j.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.k4j.storage.etcd.EtcdKeyValueStore;
+import io.k4j.storage.etcd.EtcdProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The apiserver compacts etcd's history every {@code --etcd-compaction-interval}, as upstream's does: without it etcd
+ * keeps every revision until it reaches its space quota and refuses writes.
+ */
+class EtcdCompactionIT {
+    @TempDir
+    static Path temporaryDirectory;
+
+    private static EtcdProcess etcd;
+    private static K4jServer server;
+
+    @BeforeAll
+    static void startServer() {
+        etcd = EtcdProcess.start();
+        server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint(),
+                "--etcd-compaction-interval=1s");
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+        if (etcd != null) {
+            etcd.close();
+        }
+    }
+
+    @Test
+    void theServerCompactsEtcdsHistoryAndTheApiGoesOnWorking() throws Exception {
+        try (KubernetesClient client = server.client();
+                EtcdKeyValueStore etcdView = EtcdKeyValueStore.connect(etcd.endpoint())) {
+            ConfigMap first = client.configMaps().inNamespace("default")
+                    .resource(new ConfigMapBuilder().withNewMetadata().withName("history").endMetadata().withData(Map.of("n", "1")).build())
+                    .create();
+            long firstRevision = Long.parseLong(first.getMetadata().getResourceVersion());
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> etcdView.compactedRevision() > firstRevision);
+
+            // Events are read from storage, not from a watch cache: their state at a compacted revision is gone, and
+            // the answer is upstream's 410 Expired.
+            assertThatThrownBy(() -> client.v1().events().inNamespace("default").list(new ListOptionsBuilder()
+                            .withResourceVersion(first.getMetadata().getResourceVersion()).withResourceVersionMatch("Exact").build()))
+                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(410));
+            // The live state is not: reads, writes and a watch's events go on.
+            ConfigMap updated = client.configMaps().inNamespace("default").withName("history")
+                    .edit(configMap -> new ConfigMapBuilder(configMap).withData(Map.of("n", "2")).build());
+            assertThat(client.configMaps().inNamespace("default").withName("history").get().getData()).containsEntry("n", "2");
+            assertThat(Long.parseLong(updated.getMetadata().getResourceVersion())).isGreaterThan(etcdView.compactedRevision());
+        }
+    }
+}
