@@ -13,12 +13,15 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.awaitility.core.ConditionTimeoutException;
 import java.util.Set;
 
@@ -202,30 +205,31 @@ public final class Main {
         StringBuilder section = new StringBuilder("\n### Backend: ").append(backend).append("\n\n");
         int rawCreates = (int) (20_000 * scale);
         EtcdProcess etcd = backend.equals("etcd") ? EtcdProcess.start() : null;
+        // Open until the end: the reference is measured again beside each of the server's rows.
+        KeyValueStore rawStore = null;
         try {
-            double[] raw = new double[CONCURRENCY.length];
+            double[] rawFresh = new double[CONCURRENCY.length];
             double[] rawRequestSized = new double[CONCURRENCY.length];
             byte[] stored = RawStorageBench.storedPodValue();
             byte[] requestSized = RawStorageBench.requestSizedValue();
-            try (KeyValueStore store = backend.equals("etcd")
+            rawStore = backend.equals("etcd")
                     ? EtcdKeyValueStore.connect(etcd.endpoint())
-                    : SqliteKeyValueStore.open(directory.resolve("raw").resolve("raw.db"))) {
-                // The reference runs in this JVM, which compiles the storage client's paths too: warmed up as the server is.
-                log("backend " + backend + ": raw storage warm-up, " + rawCreates + " creates of each value size");
-                RawStorageBench.creates(store, "/bench/raw-warm-up/", 64, rawCreates, stored);
-                RawStorageBench.creates(store, "/bench/raw-warm-up-request/", 64, rawCreates, requestSized);
-                for (int index = 0; index < CONCURRENCY.length; index++) {
-                    int clients = CONCURRENCY[index];
-                    int count = createsAt(clients, rawCreates);
-                    // Stored, request-sized, request-sized, stored: a drift of the machine or of this JVM's compiler
-                    // over the four runs weighs on both sizes alike.
-                    double storedFirst = RawStorageBench.creates(store, "/bench/raw-" + clients + "-a/", clients, count, stored).perSecond();
-                    double requestFirst = RawStorageBench.creates(store, "/bench/raw-request-" + clients + "-a/", clients, count, requestSized).perSecond();
-                    double requestSecond = RawStorageBench.creates(store, "/bench/raw-request-" + clients + "-b/", clients, count, requestSized).perSecond();
-                    double storedSecond = RawStorageBench.creates(store, "/bench/raw-" + clients + "-b/", clients, count, stored).perSecond();
-                    raw[index] = (storedFirst + storedSecond) / 2;
-                    rawRequestSized[index] = (requestFirst + requestSecond) / 2;
-                }
+                    : SqliteKeyValueStore.open(directory.resolve("raw").resolve("raw.db"));
+            // The reference runs in this JVM, which compiles the storage client's paths too: warmed up as the server is.
+            log("backend " + backend + ": raw storage warm-up, " + rawCreates + " creates of each value size");
+            RawStorageBench.creates(rawStore, "/bench/raw-warm-up/", 64, rawCreates, stored);
+            RawStorageBench.creates(rawStore, "/bench/raw-warm-up-request/", 64, rawCreates, requestSized);
+            for (int index = 0; index < CONCURRENCY.length; index++) {
+                int clients = CONCURRENCY[index];
+                int count = createsAt(clients, rawCreates);
+                // Stored, request-sized, request-sized, stored: a drift of the machine or of this JVM's compiler
+                // over the four runs weighs on both sizes alike.
+                double storedFirst = RawStorageBench.creates(rawStore, "/bench/raw-" + clients + "-a/", clients, count, stored).perSecond();
+                double requestFirst = RawStorageBench.creates(rawStore, "/bench/raw-request-" + clients + "-a/", clients, count, requestSized).perSecond();
+                double requestSecond = RawStorageBench.creates(rawStore, "/bench/raw-request-" + clients + "-b/", clients, count, requestSized).perSecond();
+                double storedSecond = RawStorageBench.creates(rawStore, "/bench/raw-" + clients + "-b/", clients, count, stored).perSecond();
+                rawFresh[index] = (storedFirst + storedSecond) / 2;
+                rawRequestSized[index] = (requestFirst + requestSecond) / 2;
             }
             log("backend " + backend + ": starting k4j server");
             String token = UUID.randomUUID().toString();
@@ -257,30 +261,33 @@ public final class Main {
                 section.append("| pod creates | clients | creates/s | p50 ms | p99 ms | server CPU ms/create | of which JIT / GC | generator CPU ms/create | raw storage creates/s | ratio |\n")
                         .append("|---|---|---|---|---|---|---|---|---|---|\n");
                 List<CreateResult> measured = new ArrayList<>();
+                StringJoiner serverBesideRaw = new StringJoiner(" / ");
                 for (int index = 0; index < CONCURRENCY.length; index++) {
                     int clientsCount = CONCURRENCY[index];
                     int count = createsAt(clientsCount, (int) (20_000 * scale));
                     String namespace = "create-" + clientsCount;
                     bench.createNamespace(namespace);
+                    // The reference once before and once after the row, on the storage as the row finds it: etcd's
+                    // cost per write grows with the history the warm-up left (docs/benchmarks.md, session 36).
+                    int rawCount = createsAt(clientsCount, rawCreates);
+                    RawBeside rawBefore = RawBeside.run(rawStore, "/bench/raw-beside-" + clientsCount + "-a/", clientsCount, rawCount, stored, server.pid());
                     log("backend " + backend + ": " + count + " pod creates with " + clientsCount + " clients");
                     CreateResult result = creates.run(namespace, clientsCount, count);
+                    RawBeside rawAfter = RawBeside.run(rawStore, "/bench/raw-beside-" + clientsCount + "-b/", clientsCount, rawCount, stored, server.pid());
+                    double raw = (rawBefore.perSecond() + rawAfter.perSecond()) / 2;
+                    serverBesideRaw.add(String.format(Locale.ROOT, "%.0f and %.0f", rawBefore.serverCpuMillisPerSecond(), rawAfter.serverCpuMillisPerSecond()));
                     measured.add(result);
                     section.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.3f | %s | %.3f | %.0f | %.2f |%n",
                             count, clientsCount, result.perSecond(), result.p50Millis(), result.p99Millis(), result.serverCpuMillis(),
-                            result.serverCpu().shares(" / "), result.generatorCpuMillis(), raw[index], result.perSecond() / raw[index]));
+                            result.serverCpu().shares(" / "), result.generatorCpuMillis(), raw, result.perSecond() / raw));
                 }
-                StringJoiner concurrencies = new StringJoiner(" / ");
-                StringJoiner requestSizedRates = new StringJoiner(" / ");
-                StringJoiner requestSizedRatios = new StringJoiner(" / ");
-                for (int index = 0; index < CONCURRENCY.length; index++) {
-                    double rate = rawRequestSized[index];
-                    concurrencies.add(String.valueOf(CONCURRENCY[index]));
-                    requestSizedRates.add(String.format(Locale.ROOT, "%.0f", rate));
-                    requestSizedRatios.add(String.format(Locale.ROOT, "%.2f", measured.get(index).perSecond() / rate));
-                }
-                section.append(String.format(Locale.ROOT, "%nThe raw storage stores what the server stores for the created pod (%d bytes of JSON); its rate is the mean of two "
-                                + "runs per concurrency, between which two runs stored the request body's %d bytes instead: %s creates/s at %s clients (ratios %s).%n",
-                        stored.length, requestSized.length, requestSizedRates, concurrencies, requestSizedRatios));
+                section.append(String.format(Locale.ROOT, "%nThe raw storage stores what the server stores for the created pod (%d bytes of JSON). Its rate in the "
+                                + "table is the mean of a run just before and one just after the row, on the same storage; the server, idle but for its "
+                                + "own background work, used %s ms of CPU per second during them. Before the server started, on the fresh storage, it was "
+                                + "%s creates/s at %s clients (ratios %s), and storing the request body's %d bytes instead %s (ratios %s); each the mean "
+                                + "of two runs, in the order stored, request-sized, request-sized, stored.%n",
+                        stored.length, serverBesideRaw, rates(rawFresh), concurrencies(), ratios(measured, rawFresh), requestSized.length,
+                        rates(rawRequestSized), ratios(measured, rawRequestSized)));
                 if (creates instanceof H2LoadCreates) {
                     // What the generator costs shows beside the same single-client run driven by the JDK client.
                     int count = (int) (2_000 * scale);
@@ -311,11 +318,39 @@ public final class Main {
                         gets.percentileMillis(50), gets.percentileMillis(99), listSize, generator.isPresent() ? "h2load" : "the JDK client", lists.percentileMillis(50), lists.percentileMillis(0), watchResult));
             }
         } finally {
+            if (rawStore != null) {
+                rawStore.close();
+            }
             if (etcd != null) {
                 etcd.close();
             }
         }
         return section.toString();
+    }
+
+    /** A reference run beside one of the server's rows, and the CPU the server used meanwhile. */
+    private record RawBeside(double perSecond, double serverCpuMillisPerSecond) {
+        static RawBeside run(KeyValueStore store, String prefix, int clients, int count, byte[] value, long serverPid) throws Exception {
+            Duration serverBefore = ProcessCpu.total(serverPid);
+            long start = System.nanoTime();
+            double perSecond = RawStorageBench.creates(store, prefix, clients, count, value).perSecond();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return new RawBeside(perSecond, ProcessCpu.total(serverPid).minus(serverBefore).toNanos() / 1e6 / seconds);
+        }
+    }
+
+    private static String concurrencies() {
+        return Arrays.stream(CONCURRENCY).mapToObj(String::valueOf).collect(Collectors.joining(" / "));
+    }
+
+    private static String rates(double[] perSecond) {
+        return Arrays.stream(perSecond).mapToObj(rate -> String.format(Locale.ROOT, "%.0f", rate)).collect(Collectors.joining(" / "));
+    }
+
+    private static String ratios(List<CreateResult> measured, double[] reference) {
+        return IntStream.range(0, reference.length)
+                .mapToObj(index -> String.format(Locale.ROOT, "%.2f", measured.get(index).perSecond() / reference[index]))
+                .collect(Collectors.joining(" / "));
     }
 
     /**
