@@ -21,6 +21,15 @@ record ProcessCpu(Duration total, Duration compiler, Duration collector) {
                 .orElseThrow(() -> new IllegalStateException("no CPU time for process " + pid));
     }
 
+    /** The CPU process {@code pid} uses per second of wall time over the next {@code window}. */
+    static double millisPerSecond(long pid, Duration window) throws InterruptedException {
+        Duration before = total(pid);
+        long start = System.nanoTime();
+        Thread.sleep(window.toMillis()); // the measurement window, not synchronisation
+        Duration used = total(pid).minus(before);
+        return used.toNanos() / 1e6 / ((System.nanoTime() - start) / 1e9);
+    }
+
     /**
      * The process's CPU so far, with the part its JIT compiler threads ({@code C1/C2 CompilerThread}) and its garbage
      * collector's threads (G1's or any other collector's {@code GC Thread}, concurrent and refinement threads, and the

@@ -285,11 +285,11 @@ final class SchedulerSuite {
      * (node status, CIDRs, leases) for a minute or more, which is not the load of a cluster at rest.
      */
     private static Rest settledRestCpu(long pid) throws InterruptedException {
-        double first = windowCpuMillisPerSecond(pid);
+        double first = ProcessCpu.millisPerSecond(pid, REST_WINDOW);
         log(String.format(Locale.ROOT, "server CPU at rest, window 1: %.0f ms per second", first));
         double previous = first;
         for (int windows = 2; windows <= MAX_REST_WINDOWS; windows++) {
-            double current = windowCpuMillisPerSecond(pid);
+            double current = ProcessCpu.millisPerSecond(pid, REST_WINDOW);
             log(String.format(Locale.ROOT, "server CPU at rest, window %d: %.0f ms per second", windows, current));
             // While the server still catches up it takes every core, and two such windows agree without being at rest.
             boolean busy = current > 1000.0 * Runtime.getRuntime().availableProcessors() / 2;
@@ -301,13 +301,6 @@ final class SchedulerSuite {
         return new Rest(previous, first, MAX_REST_WINDOWS, false);
     }
 
-    private static double windowCpuMillisPerSecond(long pid) throws InterruptedException {
-        Duration before = ProcessCpu.total(pid);
-        long start = System.nanoTime();
-        Thread.sleep(REST_WINDOW.toMillis()); // the measurement window, not synchronisation
-        Duration used = ProcessCpu.total(pid).minus(before);
-        return used.toNanos() / 1e6 / ((System.nanoTime() - start) / 1e9);
-    }
 
     /**
      * Starts a JFR recording (profile settings) of the server for {@code run}, when {@link #RECORDINGS} is set. It

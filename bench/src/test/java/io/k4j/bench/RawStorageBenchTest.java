@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.k4j.storage.Lease;
+import io.k4j.storage.RangeRequest;
+import io.k4j.storage.sqlite.SqliteKeyValueStore;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RawStorageBenchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,5 +33,21 @@ class RawStorageBenchTest {
         assertThat(stored.path("metadata").path("managedFields")).hasSize(1);
         assertThat(stored.path("status").path("phase").asText()).isEqualTo("Pending");
         assertThat(RawStorageBench.storedPodValue().length).isGreaterThan(5 * RawStorageBench.requestSizedValue().length);
+    }
+
+    @Test
+    void aRunLeavesNothingOfItsOwnInTheStorage(@TempDir Path directory) throws Exception {
+        try (SqliteKeyValueStore store = SqliteKeyValueStore.open(directory.resolve("raw.db"))) {
+            store.create("/bench/other", new byte[] {1}, Lease.NONE);
+
+            RawStorageBench.Result result = RawStorageBench.creates(store, "/bench/run/", 8, 3_000, RawStorageBench.storedPodValue());
+
+            assertThat(result.creates()).isEqualTo(3_000);
+            assertThat(result.perSecond()).isPositive();
+            assertThat(store.range(RangeRequest.prefix("/bench/run/")).items()).isEmpty();
+            // The writes happened: the revision counts 3,000 creates and as many deletes.
+            assertThat(store.currentRevision()).isEqualTo(1 + 2 * 3_000);
+            assertThat(store.get("/bench/other")).isNotNull();
+        }
     }
 }
