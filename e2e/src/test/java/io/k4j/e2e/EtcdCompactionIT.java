@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.k4j.storage.etcd.EtcdKeyValueStore;
-import io.k4j.storage.etcd.EtcdProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -27,30 +26,24 @@ class EtcdCompactionIT {
     @TempDir
     static Path temporaryDirectory;
 
-    private static EtcdProcess etcd;
-    private static K4jServer server;
+    private static EtcdBackedServer cluster;
 
     @BeforeAll
     static void startServer() {
-        etcd = EtcdProcess.start();
-        server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint(),
-                "--etcd-compaction-interval=1s");
+        cluster = EtcdBackedServer.start(temporaryDirectory.resolve("data"), "--etcd-compaction-interval=1s");
     }
 
     @AfterAll
     static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-        if (etcd != null) {
-            etcd.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     @Test
     void theServerCompactsEtcdsHistoryAndTheApiGoesOnWorking() throws Exception {
-        try (KubernetesClient client = server.client();
-                EtcdKeyValueStore etcdView = EtcdKeyValueStore.connect(etcd.endpoint())) {
+        try (KubernetesClient client = cluster.server().client();
+                EtcdKeyValueStore etcdView = EtcdKeyValueStore.connect(cluster.etcd().endpoint())) {
             ConfigMap first = client.configMaps().inNamespace("default")
                     .resource(new ConfigMapBuilder().withNewMetadata().withName("history").endMetadata().withData(Map.of("n", "1")).build())
                     .create();

@@ -1,6 +1,5 @@
 package io.k4j.e2e;
 
-import io.k4j.storage.etcd.EtcdProcess;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,28 +10,23 @@ class KubectlEtcdIT extends KubectlAcceptance {
     @TempDir
     static Path temporaryDirectory;
 
-    private static EtcdProcess etcd;
-    private static K4jServer server;
+    private static EtcdBackedServer cluster;
 
     @BeforeAll
     static void startServer() {
-        etcd = EtcdProcess.start();
-        server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint());
+        cluster = EtcdBackedServer.start(temporaryDirectory.resolve("data"));
     }
 
     @AfterAll
     static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-        if (etcd != null) {
-            etcd.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     @Override
     K4jServer server() {
-        return server;
+        return cluster.server();
     }
 
     @Override

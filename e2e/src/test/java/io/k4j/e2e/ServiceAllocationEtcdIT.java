@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.k4j.storage.etcd.EtcdProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,23 +31,20 @@ class ServiceAllocationEtcdIT {
     @TempDir
     static Path temporaryDirectory;
 
-    private static EtcdProcess etcd;
+    private static EtcdBackedServer cluster;
     private static K4jServer server;
 
     @BeforeAll
     static void startServer() {
-        etcd = EtcdProcess.start();
-        server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint(),
+        cluster = EtcdBackedServer.start(temporaryDirectory.resolve("data"),
                 "--service-cluster-ip-range=10.100.0.0/24", "--service-node-port-range=31000-31099");
+        server = cluster.server();
     }
 
     @AfterAll
     static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-        if (etcd != null) {
-            etcd.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
