@@ -51,10 +51,14 @@ class EtcdCompactionIT {
 
             await().atMost(Duration.ofSeconds(30)).until(() -> etcdView.compactedRevision() > firstRevision);
 
-            // Events are read from storage, not from a watch cache: their state at a compacted revision is gone, and
-            // the answer is upstream's 410 Expired.
-            assertThatThrownBy(() -> client.v1().events().inNamespace("default").list(new ListOptionsBuilder()
-                            .withResourceVersion(first.getMetadata().getResourceVersion()).withResourceVersionMatch("Exact").build()))
+            // The state at a compacted revision is gone, and the answer is upstream's 410 Expired: for configmaps, which the
+            // watch cache serves, as for events, which are read from storage.
+            ListOptionsBuilder atFirst = new ListOptionsBuilder().withResourceVersion(first.getMetadata().getResourceVersion()).withResourceVersionMatch("Exact");
+            assertThatThrownBy(() -> client.configMaps().inNamespace("default").list(atFirst.build()))
+                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(410));
+            assertThatThrownBy(() -> client.configMaps().inNamespace("default").list(atFirst.withLimit(10L).build()))
+                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(410));
+            assertThatThrownBy(() -> client.v1().events().inNamespace("default").list(atFirst.build()))
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(410));
             // The live state is not: reads, writes and a watch's events go on.
             ConfigMap updated = client.configMaps().inNamespace("default").withName("history")

@@ -59,6 +59,8 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     static final String ORPHAN_FINALIZER = "orphan";
     static final String FOREGROUND_FINALIZER = "foregroundDeletion";
     private static final Duration FRESHNESS_WAIT = Duration.ofSeconds(3);
+    /** Upstream's message for a list at a compacted resourceVersion. */
+    private static final String LIST_TOO_OLD = "The resourceVersion for the provided list is too old.";
     private static final int MAX_UPDATE_ATTEMPTS = 16;
     private static final int GENERATE_NAME_ATTEMPTS = 8;
     private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
@@ -223,6 +225,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         if (options.limit() > 0 && !resourceVersion.equals("0")) {
             long revision = resourceVersion.isEmpty() ? 0 : parseResourceVersion(resourceVersion);
             if (revision > 0 ? readsExactRevision(options) : exact) {
+                checkNotCompacted(revision);
                 Optional<WatchCache.Page> page = cache.page(revision, keyPrefix, "", options.limit(), filter);
                 return page.isPresent() ? toListResult(page.get(), options) : listFromStorage(keyPrefix, "", revision, options, filter, false);
             }
@@ -245,6 +248,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 if (cache.revision() != wanted) {
                     return listFromStorage(keyPrefix, "", wanted, options, filter, false);
                 }
+                checkNotCompacted(wanted);
             } else if (!cache.waitForRevision(wanted, FRESHNESS_WAIT)) {
                 checkNotTooLarge(wanted);
                 return listFromStorage(keyPrefix, "", 0, options, filter, false);
@@ -252,6 +256,16 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         }
         WatchCache.Snapshot snapshot = cache.list(keyPrefix, filter);
         return new ListResult(snapshot.revision(), snapshot.items(), "", null);
+    }
+
+    /**
+     * An exact read at a revision storage has compacted away answers 410 as storage would, even where the cache still
+     * holds that state: upstream's cache drops its snapshots below etcd's compaction for the same answer.
+     */
+    private void checkNotCompacted(long revision) {
+        if (revision < storage.compactedRevision()) {
+            throw StatusException.expired(LIST_TOO_OLD);
+        }
     }
 
     /**
@@ -332,7 +346,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
             if (continuing) {
                 throw continueExpired();
             }
-            throw StatusException.expired("The resourceVersion for the provided list is too old.");
+            throw StatusException.expired(LIST_TOO_OLD);
         } catch (StorageException.FutureRevision e) {
             throw tooLarge(revision);
         }

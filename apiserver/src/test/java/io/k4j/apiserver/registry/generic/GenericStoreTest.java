@@ -15,11 +15,13 @@ import io.k4j.apiserver.admission.MutatingAdmissionPlugin;
 import io.k4j.apiserver.admission.Operation;
 import io.k4j.apiserver.admission.ValidatingAdmissionPlugin;
 import io.k4j.apiserver.testing.TestResources;
+import io.k4j.storage.Lease;
 import io.k4j.storage.sqlite.SqliteKeyValueStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -506,6 +508,28 @@ class GenericStoreTest {
         assertThat(legacy.items()).extracting(CachedObject::name).containsExactly("pod-0");
         assertThat(notOlder.revision()).isGreaterThanOrEqualTo(before);
         assertThat(notOlder.items()).extracting(CachedObject::name).startsWith("pod-0");
+    }
+
+    @Test
+    void anExactListAtACompactedRevisionIsExpiredThoughTheCacheStillHoldsItsState() {
+        GenericStore pods = pods();
+        pods.create("default", pod("pod-0", Map.of()), user());
+        pods.create("default", pod("pod-1", Map.of()), user());
+        long before = pods.list("default", ListOptions.EVERYTHING).revision();
+        ListOptions unpaged = new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 0, "", Long.toString(before), ListOptions.EXACT, false, null, 0);
+        ListOptions paged = new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 1, "", Long.toString(before), ListOptions.EXACT, false, null, 0);
+        assertThat(pods.list("default", unpaged).items()).hasSize(2);
+        assertThat(pods.list("default", paged).items()).hasSize(1);
+
+        // Another resource moves the revision on; the pods' cache still holds the state at `before`.
+        storage.create("/registry/configmaps/default/moved-on", "{}".getBytes(StandardCharsets.UTF_8), Lease.NONE);
+        storage.compact(storage.currentRevision());
+
+        for (ListOptions options : List.of(unpaged, paged)) {
+            assertThatThrownBy(() -> pods.list("default", options)).as("limit %d", options.limit())
+                    .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(410));
+        }
+        assertThat(pods.list("default", ListOptions.EVERYTHING).items()).hasSize(2);
     }
 
     @Test
