@@ -340,9 +340,9 @@ public final class Main {
 
         static RawBeside run(KeyValueStore store, String prefix, int clients, int count, byte[] value, long serverPid) throws Exception {
             // After a row or the warm-up's deletes the server still works for a while (its controllers, its collector).
-            double serverCpu = ProcessCpu.millisPerSecond(serverPid, QUIET_WINDOW);
+            double serverCpu = ProcessCpu.during(serverPid, QUIET_WINDOW).millisPerSecond();
             for (int window = 1; serverCpu >= QUIET_SERVER_MILLIS_PER_SECOND && window < QUIET_WINDOWS; window++) {
-                serverCpu = ProcessCpu.millisPerSecond(serverPid, QUIET_WINDOW);
+                serverCpu = ProcessCpu.during(serverPid, QUIET_WINDOW).millisPerSecond();
             }
             if (serverCpu >= QUIET_SERVER_MILLIS_PER_SECOND) {
                 log(String.format(Locale.ROOT, "the server still used %.0f ms of CPU per second after %d s; measuring the reference beside it anyway",

@@ -21,13 +21,24 @@ record ProcessCpu(Duration total, Duration compiler, Duration collector) {
                 .orElseThrow(() -> new IllegalStateException("no CPU time for process " + pid));
     }
 
-    /** The CPU process {@code pid} uses per second of wall time over the next {@code window}. */
-    static double millisPerSecond(long pid, Duration window) throws InterruptedException {
-        Duration before = total(pid);
+    /** The CPU process {@code pid} uses over the next {@code window}, with its JIT and collector's parts. */
+    static Window during(long pid, Duration window) throws InterruptedException {
+        ProcessCpu before = of(pid);
         long start = System.nanoTime();
         Thread.sleep(window.toMillis()); // the measurement window, not synchronisation
-        Duration used = total(pid).minus(before);
-        return used.toNanos() / 1e6 / ((System.nanoTime() - start) / 1e9);
+        return new Window(of(pid).minus(before), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** What a process used over one stretch of wall time. */
+    record Window(ProcessCpu used, Duration wallTime) {
+        double millisPerSecond() {
+            return used.total().toNanos() / 1e6 / (wallTime.toNanos() / 1e9);
+        }
+
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT, "%.0f ms per second, JIT %.0f %%", millisPerSecond(), 100 * used.compilerShare());
+        }
     }
 
     /**

@@ -63,8 +63,9 @@ final class RawStorageBench {
     }
 
     private static void deleteAll(KeyValueStore store, String prefix) throws Exception {
-        for (RangeResult page = store.range(RangeRequest.prefix(prefix).withLimit(DELETE_PAGE)); !page.items().isEmpty(); ) {
-            try (ExecutorService executor = Executors.newFixedThreadPool(DELETES_IN_FLIGHT, Thread.ofVirtual().factory())) {
+        RangeRequest firstPage = RangeRequest.prefix(prefix).withLimit(DELETE_PAGE);
+        try (ExecutorService executor = Executors.newFixedThreadPool(DELETES_IN_FLIGHT, Thread.ofVirtual().factory())) {
+            for (RangeResult page = store.range(firstPage); !page.items().isEmpty(); page = store.range(firstPage)) {
                 List<Future<KeyValue>> deletes = new ArrayList<>();
                 for (KeyValue item : page.items()) {
                     deletes.add(executor.submit(() -> store.delete(item.key(), item.modRevision())));
@@ -73,7 +74,6 @@ final class RawStorageBench {
                     delete.get();
                 }
             }
-            page = store.range(RangeRequest.prefix(prefix).withLimit(DELETE_PAGE));
         }
     }
 

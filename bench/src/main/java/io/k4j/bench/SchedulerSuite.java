@@ -294,39 +294,22 @@ final class SchedulerSuite {
      * a minute or more, which is not the load of a cluster at rest.
      */
     private static Rest settledRestCpu(long pid) throws InterruptedException {
-        RestWindow first = RestWindow.measure(pid);
+        ProcessCpu.Window first = ProcessCpu.during(pid, REST_WINDOW);
         log(String.format(Locale.ROOT, "server CPU at rest, window 1: %s", first));
-        RestWindow previous = first;
+        ProcessCpu.Window previous = first;
         for (int windows = 2; windows <= MAX_REST_WINDOWS; windows++) {
-            RestWindow current = RestWindow.measure(pid);
+            ProcessCpu.Window current = ProcessCpu.during(pid, REST_WINDOW);
             log(String.format(Locale.ROOT, "server CPU at rest, window %d: %s", windows, current));
             // While the server still catches up it takes every core, and two such windows agree without being at rest.
             boolean busy = current.millisPerSecond() > 1000.0 * Runtime.getRuntime().availableProcessors() / 2;
             boolean agrees = Math.abs(current.millisPerSecond() - previous.millisPerSecond()) <= SETTLED_WITHIN * previous.millisPerSecond();
-            if (windows >= MIN_REST_WINDOWS && !busy && agrees && current.compilerShare() < REST_COMPILER_SHARE) {
+            if (windows >= MIN_REST_WINDOWS && !busy && agrees && current.used().compilerShare() < REST_COMPILER_SHARE) {
                 return new Rest(current.millisPerSecond(), first.millisPerSecond(), windows, true);
             }
             previous = current;
         }
         return new Rest(previous.millisPerSecond(), first.millisPerSecond(), MAX_REST_WINDOWS, false);
     }
-
-    /** The server's CPU per second over one {@link #REST_WINDOW}, and its JIT compiler's share of it. */
-    private record RestWindow(double millisPerSecond, double compilerShare) {
-        static RestWindow measure(long pid) throws InterruptedException {
-            ProcessCpu before = ProcessCpu.of(pid);
-            long start = System.nanoTime();
-            Thread.sleep(REST_WINDOW.toMillis()); // the measurement window, not synchronisation
-            ProcessCpu used = ProcessCpu.of(pid).minus(before);
-            return new RestWindow(used.total().toNanos() / 1e6 / ((System.nanoTime() - start) / 1e9), used.compilerShare());
-        }
-
-        @Override
-        public String toString() {
-            return String.format(Locale.ROOT, "%.0f ms per second, JIT %.0f %%", millisPerSecond, 100 * compilerShare);
-        }
-    }
-
 
     /**
      * Starts a JFR recording (profile settings) of the server for {@code run}, when {@link #RECORDINGS} is set. It

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -53,12 +54,13 @@ class EtcdCompactionIT {
 
             // The state at a compacted revision is gone, and the answer is upstream's 410 Expired: for configmaps, which the
             // watch cache serves, as for events, which are read from storage.
-            ListOptionsBuilder atFirst = new ListOptionsBuilder().withResourceVersion(first.getMetadata().getResourceVersion()).withResourceVersionMatch("Exact");
-            assertThatThrownBy(() -> client.configMaps().inNamespace("default").list(atFirst.build()))
+            ListOptions atFirst = new ListOptionsBuilder().withResourceVersion(first.getMetadata().getResourceVersion()).withResourceVersionMatch("Exact").build();
+            ListOptions atFirstPaged = new ListOptionsBuilder(atFirst).withLimit(10L).build();
+            assertThatThrownBy(() -> client.configMaps().inNamespace("default").list(atFirst))
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(410));
-            assertThatThrownBy(() -> client.configMaps().inNamespace("default").list(atFirst.withLimit(10L).build()))
+            assertThatThrownBy(() -> client.configMaps().inNamespace("default").list(atFirstPaged))
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(410));
-            assertThatThrownBy(() -> client.v1().events().inNamespace("default").list(atFirst.build()))
+            assertThatThrownBy(() -> client.v1().events().inNamespace("default").list(atFirstPaged))
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(410));
             // The live state is not: reads, writes and a watch's events go on.
             ConfigMap updated = client.configMaps().inNamespace("default").withName("history")
