@@ -328,6 +328,41 @@ class ApiServerTest {
     }
 
     @Test
+    void deleteCollectionAnswersWhatItListedInTheRepresentationAskedFor() throws Exception {
+        for (String name : List.of("gone-0", "gone-1", "gone-2")) {
+            send(admin, "POST", "/api/v1/namespaces/sweep/configmaps", "application/json", configMap(name, "v"));
+        }
+        send(admin, "POST", "/api/v1/namespaces/sweep/configmaps", "application/json",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"kept\"},\"data\":{\"key\":\"v\"}}");
+        JsonNode before = json(send(admin, "GET", "/api/v1/namespaces/sweep/configmaps/gone-1", null, null));
+
+        // As upstream's metadata client (the namespace controller's) asks.
+        HttpResponse<String> partial = send(admin, "DELETE", "/api/v1/namespaces/sweep/configmaps?labelSelector=app%3Dweb&limit=2", null, null,
+                "Accept", "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json");
+        assertThat(partial.statusCode()).isEqualTo(200);
+        assertThat(partial.headers().firstValue("content-type")).hasValue("application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io");
+        JsonNode metadataList = json(partial);
+        assertThat(metadataList.path("kind").asText()).isEqualTo("PartialObjectMetadataList");
+        assertThat(metadataList.path("metadata").path("continue").asText()).isNotEmpty();
+        assertThat(metadataList.path("items").findValuesAsText("name")).containsExactly("gone-0", "gone-1");
+        JsonNode listed = metadataList.path("items").get(1);
+        assertThat(listed.path("kind").asText()).isEqualTo("PartialObjectMetadata");
+        assertThat(listed.has("data")).isFalse();
+        // The object as listed, before its deletion.
+        assertThat(listed.path("metadata").path("resourceVersion").asText()).isEqualTo(before.path("metadata").path("resourceVersion").asText());
+
+        HttpResponse<String> full = send(admin, "DELETE", "/api/v1/namespaces/sweep/configmaps?labelSelector=app%3Dweb", null, null);
+        JsonNode list = json(full);
+        assertThat(full.statusCode()).isEqualTo(200);
+        assertThat(list.path("kind").asText()).isEqualTo("ConfigMapList");
+        assertThat(list.path("items")).extracting(item -> item.path("metadata").path("name").asText()).containsExactly("gone-2");
+        assertThat(list.path("items").get(0).path("data").path("key").asText()).isEqualTo("v");
+
+        assertThat(json(send(admin, "GET", "/api/v1/namespaces/sweep/configmaps", null, null)).path("items").findValuesAsText("name"))
+                .containsExactly("kept");
+    }
+
+    @Test
     void watchStreamsEventsFromListResourceVersion() throws Exception {
         HttpResponse<String> list = send(admin, "GET", "/api/v1/namespaces/watched/configmaps", null, null);
         String resourceVersion = json(list).path("metadata").path("resourceVersion").asText();

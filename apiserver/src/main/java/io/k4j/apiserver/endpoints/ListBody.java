@@ -8,6 +8,7 @@ import io.k4j.apiserver.registry.generic.CachedObject;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,16 +20,26 @@ final class ListBody implements HttpExchange.BodyWriter {
     private static final byte[] END = "]}".getBytes(StandardCharsets.UTF_8);
 
     private final byte[] head;
-    private final List<CachedObject> items;
+    private final List<byte[]> items;
     private final int length;
 
-    ListBody(ResourceType type, ObjectNode listMetadata, List<CachedObject> items) {
-        this.head = ("{\"kind\":\"" + type.listKind() + "\",\"apiVersion\":\"" + type.gvk().apiVersion() + "\",\"metadata\":"
+    /** The type's list of cached objects. */
+    static ListBody of(ResourceType type, ObjectNode listMetadata, List<CachedObject> items) {
+        List<byte[]> json = new ArrayList<>(items.size());
+        for (CachedObject item : items) {
+            json.add(item.json());
+        }
+        return new ListBody(type.listKind(), type.gvk().apiVersion(), listMetadata, json);
+    }
+
+    /** A list of kind {@code kind} whose items are the given JSON objects. */
+    ListBody(String kind, String apiVersion, ObjectNode listMetadata, List<byte[]> items) {
+        this.head = ("{\"kind\":\"" + kind + "\",\"apiVersion\":\"" + apiVersion + "\",\"metadata\":"
                 + Json.writeString(listMetadata) + ",\"items\":[").getBytes(StandardCharsets.UTF_8);
         this.items = items;
         long size = head.length + END.length + Math.max(items.size() - 1, 0);
-        for (CachedObject item : items) {
-            size += item.json().length;
+        for (byte[] item : items) {
+            size += item.length;
         }
         if (size > Integer.MAX_VALUE - 8) {
             throw StatusException.internalError("the list is too large to send in one response (" + size + " bytes); use limit and continue");
@@ -47,7 +58,7 @@ final class ListBody implements HttpExchange.BodyWriter {
             if (i > 0) {
                 out.write(',');
             }
-            out.write(items.get(i).json());
+            out.write(items.get(i));
         }
         out.write(END);
     }

@@ -155,14 +155,9 @@ public final class ResourceHandler {
             case "delete" -> delete(exchange, info, user, store, namespace);
             case "deletecollection" -> {
                 DeleteOptions options = deleteOptions(exchange);
-                List<ObjectNode> deleted = store.deleteCollection(namespace, listOptions(exchange, info), options, new OperationContext(user, dryRun(exchange), true));
-                ObjectNode list = Json.object();
-                list.put("kind", type.listKind());
-                list.put("apiVersion", type.gvk().apiVersion());
-                list.putObject("metadata");
-                ArrayNode items = list.putArray("items");
-                deleted.forEach(items::add);
-                Responses.write(exchange, 200, list, Representation.negotiate(exchange.header("accept"), true).yaml());
+                ListResult deleted = store.deleteCollection(namespace, listOptions(exchange, info), options, new OperationContext(user, dryRun(exchange), true));
+                // As upstream, in the representation the client asks for: a metadata client gets PartialObjectMetadataList.
+                writeList(exchange, store, deleted, Representation.negotiate(exchange.header("accept"), true));
             }
             default -> throw StatusException.methodNotSupported(type.gvk().group(), type.plural(), info.verb());
         }
@@ -450,6 +445,7 @@ public final class ResourceHandler {
         if (result.remainingItemCount() != null) {
             listMetadata.put("remainingItemCount", result.remainingItemCount());
         }
+        List<CachedObject> items = result.items();
         ResourceType type = store.type();
         switch (representation.kind()) {
             case OBJECT -> {
@@ -458,26 +454,28 @@ public final class ResourceHandler {
                     list.put("kind", type.listKind());
                     list.put("apiVersion", type.gvk().apiVersion());
                     list.set("metadata", listMetadata);
-                    ArrayNode items = list.putArray("items");
-                    result.items().forEach(item -> items.add(item.toObjectNode()));
+                    ArrayNode array = list.putArray("items");
+                    items.forEach(item -> array.add(item.toObjectNode()));
                     Responses.write(exchange, 200, list, true);
                     return;
                 }
-                ListBody body = new ListBody(type, listMetadata, result.items());
+                ListBody body = ListBody.of(type, listMetadata, items);
                 exchange.respond(200, "application/json", body.length(), body);
             }
             case TABLE -> {
                 TableConverter.IncludeObject include = TableConverter.includeObject(exchange.queryParameter("includeObject"));
-                List<ObjectNode> objects = new ArrayList<>(result.items().size());
-                result.items().forEach(item -> objects.add(item.toObjectNode()));
+                List<ObjectNode> objects = new ArrayList<>(items.size());
+                items.forEach(item -> objects.add(item.toObjectNode()));
                 exchange.respond(200, representation.contentType(),
                         Json.write(TableConverter.table(store.definition().strategy(), objects, include, representation.tableVersion(), listMetadata, true)));
             }
             case PARTIAL_OBJECT_METADATA -> {
-                List<ObjectNode> objects = new ArrayList<>(result.items().size());
-                result.items().forEach(item -> objects.add(item.toObjectNode()));
-                exchange.respond(200, "application/json;as=PartialObjectMetadataList;v=" + representation.tableVersion() + ";g=meta.k8s.io",
-                        Json.write(TableConverter.partialObjectMetadataList(objects, representation.tableVersion(), listMetadata)));
+                // Each item's metadata is encoded as soon as it is cut out: a long list is never held parsed all at once.
+                String version = representation.tableVersion();
+                List<byte[]> partials = new ArrayList<>(items.size());
+                items.forEach(item -> partials.add(Json.write(TableConverter.partialObjectMetadata(item.toObjectNode(), version))));
+                ListBody body = new ListBody("PartialObjectMetadataList", "meta.k8s.io/" + version, listMetadata, partials);
+                exchange.respond(200, "application/json;as=PartialObjectMetadataList;v=" + version + ";g=meta.k8s.io", body.length(), body);
             }
         }
     }

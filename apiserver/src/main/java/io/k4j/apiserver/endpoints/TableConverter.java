@@ -77,16 +77,4 @@ public final class TableConverter {
         partial.set("metadata", metadata == null ? Json.object() : metadata);
         return partial;
     }
-
-    public static ObjectNode partialObjectMetadataList(List<ObjectNode> objects, String version, ObjectNode listMetadata) {
-        ObjectNode list = Json.object();
-        list.put("kind", "PartialObjectMetadataList");
-        list.put("apiVersion", "meta.k8s.io/" + version);
-        list.set("metadata", listMetadata);
-        ArrayNode items = list.putArray("items");
-        for (ObjectNode object : objects) {
-            items.add(partialObjectMetadata(object, version));
-        }
-        return list;
-    }
 }

@@ -47,7 +47,7 @@ class ListBytesTest {
     }
 
     private static byte[] listBytes(ResourceType type, ObjectNode metadata, List<CachedObject> items) throws Exception {
-        ListBody body = new ListBody(type, metadata, items);
+        ListBody body = ListBody.of(type, metadata, items);
         return HttpExchange.collect(body.length(), body);
     }
 

@@ -28,6 +28,9 @@ import java.util.concurrent.ExecutionException;
  * {@code DeleteOptions}, deletecollection). Thread-safe.
  */
 public final class DynamicClient {
+    /** What upstream's metadata client accepts, JSON only: lists of objects' metadata, else the full objects. */
+    private static final String METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+
     private final KubernetesClient client;
 
     public DynamicClient(KubernetesClient client) {
@@ -64,9 +67,12 @@ public final class DynamicClient {
         return send("DELETE", resource.objectPath(namespace, name), options);
     }
 
-    /** Deletes every object of {@code resource} in {@code namespace} with one request; false when there was nothing to delete. */
+    /**
+     * Deletes every object of {@code resource} in {@code namespace} with one request; false when there was nothing to delete.
+     * The answer lists what was deleted; as upstream's metadata client, this asks for their metadata only.
+     */
     public boolean deleteCollection(ApiResource resource, String namespace, DeleteOptions options) {
-        return send("DELETE", resource.collectionPath(namespace), options);
+        return request("DELETE", resource.collectionPath(namespace), options, METADATA_LIST_ACCEPT).isPresent();
     }
 
     /**
@@ -74,11 +80,15 @@ public final class DynamicClient {
      * returns the response body, empty on 404; other failures are {@link KubernetesClientException}s with the status.
      */
     public Optional<String> request(String method, String path, Object body) {
+        return request(method, path, body, "application/json");
+    }
+
+    private Optional<String> request(String method, String path, Object body, String accept) {
         HttpClient http = client.getHttpClient();
         String base = client.getMasterUrl().toString();
         String url = base.endsWith("/") ? base.substring(0, base.length() - 1) + path : base + path;
         String json = client.getKubernetesSerialization().asJson(body);
-        HttpRequest request = http.newHttpRequestBuilder().uri(url).method(method, "application/json", json).build();
+        HttpRequest request = http.newHttpRequestBuilder().uri(url).method(method, "application/json", json).header("Accept", accept).build();
         try {
             HttpResponse<String> response = http.sendAsync(request, String.class).get();
             if (response.code() == HttpURLConnection.HTTP_NOT_FOUND) {

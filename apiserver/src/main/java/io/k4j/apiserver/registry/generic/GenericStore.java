@@ -986,21 +986,24 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
     }
 
     /**
-     * DELETE of a collection: deletes every matching object; returns the objects as deleted (or marked), in list order.
+     * DELETE of a collection: deletes every matching object; returns the list that matched, as upstream does (the objects
+     * as listed, before their deletion). The list holds the cache's own items, so a namespace's deletion of tens of
+     * thousands of objects keeps nothing more of them until the response is written.
      * Up to {@link #DELETE_COLLECTION_WORKERS} deletes are in flight at once (upstream's
      * {@code --delete-collection-workers}): one at a time, each waits for its own commit, while concurrent ones share
      * one. The first error other than a vanished object is thrown once the workers stopped.
      */
-    public List<ObjectNode> deleteCollection(String namespace, ListOptions listOptions, DeleteOptions deleteOptions, OperationContext context) {
-        List<CachedObject> matching = list(namespace, listOptions).items();
-        ObjectNode[] deleted = new ObjectNode[matching.size()];
+    public ListResult deleteCollection(String namespace, ListOptions listOptions, DeleteOptions deleteOptions, OperationContext context) {
+        ListResult listed = list(namespace, listOptions);
+        List<CachedObject> matching = listed.items();
+        int count = matching.size();
         AtomicInteger next = new AtomicInteger();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         Runnable worker = () -> {
-            for (int index = next.getAndIncrement(); index < deleted.length && failure.get() == null; index = next.getAndIncrement()) {
+            for (int index = next.getAndIncrement(); index < count && failure.get() == null; index = next.getAndIncrement()) {
                 CachedObject object = matching.get(index);
                 try {
-                    deleted[index] = delete(object.namespace(), object.name(), deleteOptions, context).object();
+                    delete(object.namespace(), object.name(), deleteOptions, context);
                 } catch (RuntimeException e) {
                     if (!(e instanceof StatusException status && status.code() == 404)) {
                         failure.compareAndSet(null, e);
@@ -1008,7 +1011,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
                 }
             }
         };
-        int workers = Math.min(DELETE_COLLECTION_WORKERS, deleted.length);
+        int workers = Math.min(DELETE_COLLECTION_WORKERS, count);
         List<Thread> started = new ArrayList<>(workers);
         for (int i = 1; i < workers; i++) {
             started.add(Thread.ofVirtual().name("delete-collection-" + type.plural()).start(worker));
@@ -1026,13 +1029,7 @@ public final class GenericStore implements ObjectStore, AutoCloseable {
         if (failure.get() != null) {
             throw failure.get();
         }
-        List<ObjectNode> result = new ArrayList<>(deleted.length);
-        for (ObjectNode object : deleted) {
-            if (object != null) {
-                result.add(object);
-            }
-        }
-        return result;
+        return listed;
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------

@@ -437,10 +437,10 @@ class GenericStoreTest {
         }
         pods.create("other", pod("pod-00", Map.of("app", "gone")), user());
 
-        List<ObjectNode> deleted = pods.deleteCollection("default",
+        ListResult deleted = pods.deleteCollection("default",
                 ListOptions.EVERYTHING.withSelectors(LabelSelector.parse("app=gone"), FieldSelector.everything()), DeleteOptions.DEFAULT, user());
 
-        assertThat(deleted).extracting(pod -> pod.path("metadata").path("name").asText())
+        assertThat(deleted.items()).extracting(CachedObject::name)
                 .containsExactlyElementsOf(IntStream.range(0, 60).filter(i -> i % 3 == 0).mapToObj(i -> String.format("pod-%02d", i)).toList());
         assertThat(pods.list("default", ListOptions.EVERYTHING).items()).hasSize(40).extracting(CachedObject::labels)
                 .allSatisfy(labels -> assertThat(labels).containsEntry("app", "kept"));
