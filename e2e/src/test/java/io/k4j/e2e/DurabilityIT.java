@@ -11,6 +11,8 @@ import io.k4j.storage.etcd.EtcdProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -20,7 +22,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every acknowledged write survives {@code kill -9} of the server, on both backends. */
+/** Every acknowledged write survives {@code kill -9} of the server, on both backends, and a server out of heap. */
 class DurabilityIT {
     private static final int WRITERS = 8;
     private static final int ACKNOWLEDGED_BEFORE_KILL = 300;
@@ -40,6 +42,46 @@ class DurabilityIT {
         try (EtcdProcess etcd = EtcdProcess.start();
                 K4jServer server = K4jServer.start(temporaryDirectory.resolve("data"), "--datastore-endpoint=" + etcd.endpoint())) {
             killDuringWritesAndVerify(server);
+        }
+    }
+
+    /**
+     * A server out of heap exits with the JVM's status 3 instead of serving on with threads the error ended (a server
+     * whose HTTP selector died kept its port open and answered nothing), and a restart with a larger heap has every
+     * write it acknowledged before.
+     */
+    @Test
+    void aServerOutOfHeapExitsAndARestartHasEveryAcknowledgedWrite() throws Exception {
+        String mebibyte = "x".repeat(1 << 20);
+        List<String> acknowledged = new ArrayList<>();
+        try (K4jServer server = K4jServer.startWithHeap(temporaryDirectory.resolve("data"), "256m")) {
+            try (KubernetesClient client = client(server)) {
+                // Bounded: 1,000 MiB of configmaps is four times the heap (the watch cache and the controller manager's
+                // informer each keep every one of them), and the first write that fails, unacknowledged, ends the loop.
+                for (int index = 0; index < 1_000; index++) {
+                    String name = "large-" + index;
+                    try {
+                        client.configMaps().inNamespace("default").resource(new ConfigMapBuilder()
+                                .withNewMetadata().withName(name).endMetadata()
+                                .addToData("value", mebibyte)
+                                .build()).create();
+                        acknowledged.add(name);
+                    } catch (RuntimeException e) {
+                        break;
+                    }
+                }
+            }
+            assertThat(server.awaitExit(Duration.ofMinutes(2))).isEqualTo(3);
+            assertThat(server.logTail(20)).contains("Terminating due to java.lang.OutOfMemoryError");
+
+            server.restart("1g");
+            try (KubernetesClient client = client(server)) {
+                Set<String> stored = client.configMaps().inNamespace("default").list().getItems().stream()
+                        .map(configMap -> configMap.getMetadata().getName())
+                        .collect(Collectors.toSet());
+                assertThat(acknowledged).isNotEmpty();
+                assertThat(stored).containsAll(acknowledged);
+            }
         }
     }
 

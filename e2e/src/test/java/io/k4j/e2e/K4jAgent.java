@@ -75,14 +75,9 @@ public final class K4jAgent implements AutoCloseable {
     }
 
     private static List<String> command(List<String> arguments) {
-        Path launcherDirectory = Path.of(requireNonNull(System.getProperty("k4j.launcher.dir"), "system property k4j.launcher.dir is not set"));
-        Path jar = launcherDirectory.resolve("k4j-launcher.jar");
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " is missing: build the launcher first (mvn package)");
-        }
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "--enable-native-access=ALL-UNNAMED",
-                "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "agent"));
+        Path launcherDirectory = LauncherCommand.directory();
+        List<String> command = LauncherCommand.jvm(launcherDirectory, "512m");
+        command.addAll(LauncherCommand.main(launcherDirectory, "agent"));
         command.addAll(arguments);
         return command;
     }

@@ -46,6 +46,8 @@ public final class K4jServer implements AutoCloseable {
     private final int port;
     private final Optional<RealNodeSlots.Slot> realNodeSlot;
     private final Optional<FileLock> hostKubeProxyLock;
+    /** The maximum heap of the next start, {@value #JVM_DEFAULT_HEAP} for the JVM's default. */
+    private String heap = defaultHeap();
     private Process process;
     private static final Duration CLIENT_REQUEST_TIMEOUT = Duration.ofMinutes(1);
 
@@ -64,11 +66,21 @@ public final class K4jServer implements AutoCloseable {
 
     /** Starts a server without a real node on a new data directory and waits until it is ready. */
     public static K4jServer start(Path dataDirectory, String... extraArguments) {
+        return startWithHeap(dataDirectory, defaultHeap(), extraArguments);
+    }
+
+    /** Starts a server without a real node, as {@link #start}, with at most {@code heap} of heap (e.g. {@code 256m}). */
+    public static K4jServer startWithHeap(Path dataDirectory, String heap, String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of(extraArguments));
         arguments.add("--disable-agent");
         K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.empty(), Optional.empty());
+        server.heap = requireNonNull(heap, "heap is null");
         server.startProcess();
         return server;
+    }
+
+    private static String defaultHeap() {
+        return System.getProperty("k4j.server.heap", "1g");
     }
 
     /** Skips the calling test unless this machine can run a real node: root, and containerd installed. */
@@ -212,6 +224,20 @@ public final class K4jServer implements AutoCloseable {
         waitForExit();
     }
 
+    /** Starts the process again, as {@link #restart()}, with at most {@code heap} of heap from now on. */
+    public void restart(String heap) {
+        this.heap = requireNonNull(heap, "heap is null");
+        restart();
+    }
+
+    /** Waits up to {@code timeout} for the process to exit by itself; its exit status. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("k4j server still runs after " + timeout + "; the end of its log:\n" + logTail(40));
+        }
+        return process.exitValue();
+    }
+
     /** Starts the process again on the same data directory and port and waits until it is ready. */
     public void restart() {
         if (process.isAlive()) {
@@ -222,18 +248,9 @@ public final class K4jServer implements AutoCloseable {
     }
 
     private void startProcess() {
-        Path launcherDirectory = Path.of(requireNonNull(System.getProperty("k4j.launcher.dir"), "system property k4j.launcher.dir is not set"));
-        Path jar = launcherDirectory.resolve("k4j-launcher.jar");
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " is missing: build the launcher first (mvn package)");
-        }
-        String java = ProcessHandle.current().info().command().orElse("java");
-        // The heap option ./k4j gives every start: the collector keeps the heap it has grown to.
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:MaxHeapFreeRatio=100"));
-        String heap = System.getProperty("k4j.server.heap", "1g");
-        if (!heap.equals(JVM_DEFAULT_HEAP)) {
-            command.add(1, "-Xmx" + heap);
-        }
+        Path launcherDirectory = LauncherCommand.directory();
+        String java = LauncherCommand.java();
+        List<String> command = LauncherCommand.jvm(launcherDirectory, heap.equals(JVM_DEFAULT_HEAP) ? null : heap);
         // The start-up archive ./k4j uses, so that start-up is measured as users see it.
         StartupArchive archive = StartupArchive.forThisJdk(launcherDirectory);
         if (classArchive(archive, launcherDirectory, java)) {
@@ -244,8 +261,8 @@ public final class K4jServer implements AutoCloseable {
         if (!javaOptions.isEmpty()) {
             command.addAll(List.of(javaOptions.split("\\s+")));
         }
-        command.addAll(List.of("-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
-                "--data-dir", dataDirectory.toString(),
+        command.addAll(LauncherCommand.main(launcherDirectory, "server"));
+        command.addAll(List.of("--data-dir", dataDirectory.toString(),
                 "--bind-address", "127.0.0.1",
                 "--secure-port", Integer.toString(port),
                 "--write-kubeconfig", dataDirectory.resolve("user.kubeconfig").toString()));
@@ -349,8 +366,9 @@ public final class K4jServer implements AutoCloseable {
             Path partial = Path.of(archive.file() + ".partial-" + ProcessHandle.current().pid());
             List<String> command = new ArrayList<>(List.of(javaCommand, "--enable-native-access=ALL-UNNAMED"));
             command.addAll(archive.recordOptions(partial));
-            command.addAll(List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off", "-cp", jar + ":" + launcherDirectory.resolve("lib") + "/*",
-                    "io.k4j.launcher.Main", "server", "--data-dir", training.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
+            command.addAll(List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-Xlog:aot=off"));
+            command.addAll(LauncherCommand.main(launcherDirectory, "server"));
+            command.addAll(List.of("--data-dir", training.toString(), "--bind-address", "127.0.0.1", "--secure-port", "0",
                     "--write-kubeconfig", training.resolve("kubeconfig").toString(), "--exit-when-ready"));
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -390,7 +408,8 @@ public final class K4jServer implements AutoCloseable {
     }
 
     /** The last lines of the server's log, for a failure message that outlives the data directory. */
-    private String logTail(int lines) {
+    /** The last {@code lines} lines of the server's output (its log). */
+    public String logTail(int lines) {
         try {
             List<String> all = Files.readAllLines(dataDirectory.resolve("server.log"));
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -72,13 +72,13 @@ class SchedulerConfigIT {
                       enabled:
                       - name: NoSuchPlugin
                 """);
-        Path launcher = Path.of(System.getProperty("k4j.launcher.dir"));
+        Path launcher = LauncherCommand.directory();
         Path log = temporaryDirectory.resolve("server.log");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process process = new ProcessBuilder(List.of(java, "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
-                "-cp", launcher.resolve("k4j-launcher.jar") + ":" + launcher.resolve("lib") + "/*", "io.k4j.launcher.Main", "server",
-                "--data-dir", temporaryDirectory.resolve("invalid-data").toString(), "--bind-address", "127.0.0.1",
-                "--secure-port", Integer.toString(freeLoopbackPort()), "--scheduler-config", config.toString()))
+        List<String> command = LauncherCommand.jvm(launcher, "1g");
+        command.addAll(LauncherCommand.main(launcher, "server"));
+        command.addAll(List.of("--data-dir", temporaryDirectory.resolve("invalid-data").toString(), "--bind-address", "127.0.0.1",
+                "--secure-port", Integer.toString(freeLoopbackPort()), "--scheduler-config", config.toString()));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
