@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A JSON list written from the cached bytes of its items, without parsing them again: the list envelope, then each
- * item's bytes, comma-separated. Its length is known before a byte is written, so the response can declare it and
+ * A JSON list written from the bytes of its items, the cached objects' own or, for a Table or a
+ * PartialObjectMetadataList, each row or item encoded as soon as it was made: the list envelope, then each item's
+ * bytes, comma-separated. Its length is known before a byte is written, so the response can declare it and
  * stream the body (see {@link HttpExchange#respond(int, String, int, HttpExchange.BodyWriter)}).
  */
 final class ListBody implements HttpExchange.BodyWriter {
@@ -34,8 +35,13 @@ final class ListBody implements HttpExchange.BodyWriter {
 
     /** A list of kind {@code kind} whose items are the given JSON objects. */
     ListBody(String kind, String apiVersion, ObjectNode listMetadata, List<byte[]> items) {
-        this.head = ("{\"kind\":\"" + kind + "\",\"apiVersion\":\"" + apiVersion + "\",\"metadata\":"
-                + Json.writeString(listMetadata) + ",\"items\":[").getBytes(StandardCharsets.UTF_8);
+        this(("{\"kind\":\"" + kind + "\",\"apiVersion\":\"" + apiVersion + "\",\"metadata\":"
+                + Json.writeString(listMetadata) + ",\"items\":[").getBytes(StandardCharsets.UTF_8), items);
+    }
+
+    /** {@code head}, which ends with the opening of the items' array, then the items and the array's and object's end. */
+    ListBody(byte[] head, List<byte[]> items) {
+        this.head = head;
         this.items = items;
         long size = head.length + END.length + Math.max(items.size() - 1, 0);
         for (byte[] item : items) {

@@ -383,7 +383,7 @@ public final class ResourceHandler {
         return switch (representation.kind()) {
             case OBJECT -> object.json();
             case TABLE -> Json.write(TableConverter.table(store.definition().strategy(), List.of(object.toObjectNode()),
-                    TableConverter.IncludeObject.METADATA, representation.tableVersion(), null, true));
+                    TableConverter.IncludeObject.METADATA, representation.tableVersion(), null));
             case PARTIAL_OBJECT_METADATA -> Json.write(TableConverter.partialObjectMetadata(object.toObjectNode(), representation.tableVersion()));
         };
     }
@@ -429,7 +429,7 @@ public final class ResourceHandler {
                 metadata.put("resourceVersion", ObjectMetadata.text(object, "resourceVersion"));
                 TableConverter.IncludeObject include = TableConverter.includeObject(exchange.queryParameter("includeObject"));
                 exchange.respond(status, representation.contentType(),
-                        Json.write(TableConverter.table(store.definition().strategy(), List.of(object), include, representation.tableVersion(), metadata, true)));
+                        Json.write(TableConverter.table(store.definition().strategy(), List.of(object), include, representation.tableVersion(), metadata)));
             }
             case PARTIAL_OBJECT_METADATA -> exchange.respond(status, representation.contentType(),
                     Json.write(TableConverter.partialObjectMetadata(object, representation.tableVersion())));
@@ -463,14 +463,17 @@ public final class ResourceHandler {
                 exchange.respond(200, "application/json", body.length(), body);
             }
             case TABLE -> {
+                // Each row is encoded as soon as it is made: a long list is never held parsed all at once.
                 TableConverter.IncludeObject include = TableConverter.includeObject(exchange.queryParameter("includeObject"));
-                List<ObjectNode> objects = new ArrayList<>(items.size());
-                items.forEach(item -> objects.add(item.toObjectNode()));
-                exchange.respond(200, representation.contentType(),
-                        Json.write(TableConverter.table(store.definition().strategy(), objects, include, representation.tableVersion(), listMetadata, true)));
+                ResourceStrategy strategy = store.definition().strategy();
+                String version = representation.tableVersion();
+                List<byte[]> rows = new ArrayList<>(items.size());
+                items.forEach(item -> rows.add(Json.write(TableConverter.row(strategy, item.toObjectNode(), include, version))));
+                ListBody body = new ListBody(TableConverter.head(strategy, version, listMetadata), rows);
+                exchange.respond(200, representation.contentType(), body.length(), body);
             }
             case PARTIAL_OBJECT_METADATA -> {
-                // Each item's metadata is encoded as soon as it is cut out: a long list is never held parsed all at once.
+                // As the table's rows.
                 String version = representation.tableVersion();
                 List<byte[]> partials = new ArrayList<>(items.size());
                 items.forEach(item -> partials.add(Json.write(TableConverter.partialObjectMetadata(item.toObjectNode(), version))));

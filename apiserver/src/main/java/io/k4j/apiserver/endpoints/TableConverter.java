@@ -7,6 +7,7 @@ import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -33,38 +34,55 @@ public final class TableConverter {
      * @param objects the objects, in order
      * @param listMetadata resourceVersion/continue of the list, or null for a single object
      */
-    public static ObjectNode table(ResourceStrategy strategy, List<ObjectNode> objects, IncludeObject include, String version, ObjectNode listMetadata, boolean withHeaders) {
+    public static ObjectNode table(ResourceStrategy strategy, List<ObjectNode> objects, IncludeObject include, String version, ObjectNode listMetadata) {
+        ObjectNode table = envelope(strategy, version, listMetadata);
+        ArrayNode rows = table.putArray("rows");
+        for (ObjectNode object : objects) {
+            rows.add(row(strategy, object, include, version));
+        }
+        return table;
+    }
+
+    /**
+     * A table's JSON up to its first row, {@code ...,"rows":[}: a long list's rows follow, each encoded as soon as it
+     * is made, then {@code ]}}.
+     */
+    public static byte[] head(ResourceStrategy strategy, String version, ObjectNode listMetadata) {
+        String envelope = Json.writeString(envelope(strategy, version, listMetadata));
+        return (envelope.substring(0, envelope.length() - 1) + ",\"rows\":[").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One object's row: its cells and, as {@code include} asks, its metadata or the whole object. */
+    public static ObjectNode row(ResourceStrategy strategy, ObjectNode object, IncludeObject include, String version) {
+        ObjectNode row = Json.object();
+        ArrayNode cells = row.putArray("cells");
+        for (Object cell : strategy.tableRow(object)) {
+            cells.add(Json.mapper().valueToTree(cell));
+        }
+        switch (include) {
+            case NONE -> {
+                // no object
+            }
+            case METADATA -> row.set("object", partialObjectMetadata(object, version));
+            case OBJECT -> row.set("object", object);
+        }
+        return row;
+    }
+
+    /** The table without its rows: kind, apiVersion, metadata and the strategy's columns. */
+    private static ObjectNode envelope(ResourceStrategy strategy, String version, ObjectNode listMetadata) {
         ObjectNode table = Json.object();
         table.put("kind", "Table");
         table.put("apiVersion", "meta.k8s.io/" + version);
         table.set("metadata", listMetadata == null ? Json.object() : listMetadata);
-        if (withHeaders) {
-            ArrayNode columns = table.putArray("columnDefinitions");
-            for (TableColumn column : strategy.tableColumns()) {
-                columns.addObject()
-                        .put("name", column.name())
-                        .put("type", column.type())
-                        .put("format", column.format())
-                        .put("description", column.description())
-                        .put("priority", column.priority());
-            }
-        } else {
-            table.putArray("columnDefinitions");
-        }
-        ArrayNode rows = table.putArray("rows");
-        for (ObjectNode object : objects) {
-            ObjectNode row = rows.addObject();
-            ArrayNode cells = row.putArray("cells");
-            for (Object cell : strategy.tableRow(object)) {
-                cells.add(Json.mapper().valueToTree(cell));
-            }
-            switch (include) {
-                case NONE -> {
-                    // no object
-                }
-                case METADATA -> row.set("object", partialObjectMetadata(object, version));
-                case OBJECT -> row.set("object", object);
-            }
+        ArrayNode columns = table.putArray("columnDefinitions");
+        for (TableColumn column : strategy.tableColumns()) {
+            columns.addObject()
+                    .put("name", column.name())
+                    .put("type", column.type())
+                    .put("format", column.format())
+                    .put("description", column.description())
+                    .put("priority", column.priority());
         }
         return table;
     }

@@ -7,8 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
 import io.k4j.api.resource.ResourceType;
 import io.k4j.apiserver.registry.generic.CachedObject;
+import io.k4j.apiserver.registry.generic.GenericStrategy;
+import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.testing.TestResources;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +48,30 @@ class ListBytesTest {
         byte[] body = listBytes(TestResources.PODS, metadata, List.of());
 
         assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}");
+    }
+
+    @Test
+    void aTableWrittenRowByRowIsTheTableOfAllItsRows() throws Exception {
+        ResourceStrategy strategy = new GenericStrategy(TestResources.CONFIG_MAPS, InstantSource.fixed(Instant.parse("2026-01-02T03:04:05Z")));
+        List<ObjectNode> objects = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            objects.add((ObjectNode) Json.read("{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"c" + i
+                    + "\",\"creationTimestamp\":\"2026-01-01T00:00:00Z\",\"resourceVersion\":\"" + (10 + i) + "\"},\"data\":{\"k\":\"v\"}}"));
+        }
+        ObjectNode metadata = Json.object();
+        metadata.put("resourceVersion", "12");
+
+        List<byte[]> rows = new ArrayList<>();
+        for (ObjectNode object : objects) {
+            rows.add(Json.write(TableConverter.row(strategy, object, TableConverter.IncludeObject.METADATA, "v1")));
+        }
+        ListBody body = new ListBody(TableConverter.head(strategy, "v1", metadata), rows);
+
+        byte[] written = HttpExchange.collect(body.length(), body);
+        assertThat(written).hasSize(body.length());
+        assertThat(new String(written, StandardCharsets.UTF_8))
+                .isEqualTo(Json.writeString(TableConverter.table(strategy, objects, TableConverter.IncludeObject.METADATA, "v1", metadata)));
+        assertThat(Json.read(written).path("rows").path(2).path("object").path("metadata").path("name").asText()).isEqualTo("c2");
     }
 
     private static byte[] listBytes(ResourceType type, ObjectNode metadata, List<CachedObject> items) throws Exception {
