@@ -318,6 +318,11 @@ class ApiServerTest {
         HttpResponse<String> yaml = send(admin, "GET", "/api/v1/namespaces/default/configmaps/table", null, null, "Accept", "application/yaml");
         assertThat(yaml.headers().firstValue("content-type")).hasValue("application/yaml");
         assertThat(yaml.body()).contains("kind: ConfigMap").contains("name: table");
+        HttpResponse<String> yamlList = send(admin, "GET", "/api/v1/namespaces/default/configmaps", null, null, "Accept", "application/yaml");
+        assertThat(yamlList.statusCode()).isEqualTo(200);
+        assertThat(yamlList.headers().firstValue("content-type")).hasValue("application/yaml");
+        assertThat(yamlList.body()).startsWith("apiVersion: v1\nitems:\n- apiVersion: v1\n").contains("  name: table\n")
+                .containsPattern("\nkind: ConfigMapList\nmetadata:\n  resourceVersion: \"[0-9]+\"\n$");
 
         HttpResponse<String> partial = send(admin, "GET", "/api/v1/namespaces/default/configmaps", null, null,
                 "Accept", "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io");

@@ -1,5 +1,6 @@
 package io.k4j.api.codec;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -18,6 +19,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.k4j.api.errors.StatusException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -72,6 +75,8 @@ public final class Codec {
             .withArrayIndenter(new DefaultIndenter("  ", "\n"))
             .withSeparators(Separators.createDefaultInstance()
                     .withObjectFieldValueSpacing(Separators.Spacing.AFTER));
+
+    private static final String LIST_ITEMS = "items";
 
     private Codec() {}
 
@@ -226,6 +231,45 @@ public final class Codec {
     /** YAML bytes (UTF-8) of {@link #encodeYaml}. */
     public static byte[] encodeYamlBytes(JsonNode value) {
         return encodeYaml(value).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Writes to {@code out} the YAML {@link #encodeYaml} makes of the list {@code envelope} (its kind, apiVersion and
+     * metadata) with {@code items} as its items, taking each item only as it is written: a long list is never held
+     * parsed at once. Leaves {@code out} open.
+     */
+    public static void writeYamlList(OutputStream out, ObjectNode envelope, Iterator<? extends JsonNode> items) throws IOException {
+        try (JsonGenerator generator = YAML_FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+            generator.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            generator.writeStartObject();
+            Map<String, JsonNode> sorted = new TreeMap<>();
+            for (Map.Entry<String, JsonNode> property : envelope.properties()) {
+                sorted.put(property.getKey(), property.getValue());
+            }
+            sorted.remove(LIST_ITEMS);
+            boolean itemsWritten = false;
+            for (Map.Entry<String, JsonNode> property : sorted.entrySet()) {
+                if (!itemsWritten && property.getKey().compareTo(LIST_ITEMS) > 0) {
+                    writeItems(generator, items);
+                    itemsWritten = true;
+                }
+                generator.writeFieldName(property.getKey());
+                writeSorted(generator, property.getValue());
+            }
+            if (!itemsWritten) {
+                writeItems(generator, items);
+            }
+            generator.writeEndObject();
+        }
+    }
+
+    private static void writeItems(JsonGenerator generator, Iterator<? extends JsonNode> items) throws IOException {
+        generator.writeFieldName(LIST_ITEMS);
+        generator.writeStartArray();
+        while (items.hasNext()) {
+            writeSorted(generator, items.next());
+        }
+        generator.writeEndArray();
     }
 
     private static void writeSorted(JsonGenerator generator, JsonNode value) throws IOException {

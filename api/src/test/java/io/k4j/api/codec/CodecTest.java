@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.errors.StatusException;
+import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -151,6 +153,26 @@ class CodecTest {
                 kind: Secret
                 """));
         assertThat(documents).extracting(document -> document.value().get("kind").textValue()).containsExactly("ConfigMap", "Secret");
+    }
+
+    @Test
+    void aYamlListWrittenItemByItemIsTheYamlOfTheWholeList() throws Exception {
+        List<JsonNode> items = List.of(
+                Json.read("{\"metadata\":{\"name\":\"a\"},\"kind\":\"ConfigMap\",\"data\":{\"k\":\"line1\\nline2\\n\"}}"),
+                Json.read("{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"b\",\"labels\":{\"n\":\"1\"}}}"));
+        for (List<JsonNode> listed : List.of(items, List.<JsonNode>of())) {
+            ObjectNode envelope = Json.object();
+            envelope.put("kind", "ConfigMapList");
+            envelope.put("apiVersion", "v1");
+            envelope.putObject("metadata").put("resourceVersion", "12");
+            ObjectNode whole = envelope.deepCopy();
+            listed.forEach(whole.putArray("items")::add);
+
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            Codec.writeYamlList(out, envelope, listed.iterator());
+
+            assertThat(out.toString(UTF_8)).isEqualTo(Codec.encodeYaml(whole));
+        }
     }
 
     @Test

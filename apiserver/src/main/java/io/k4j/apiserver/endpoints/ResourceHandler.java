@@ -3,7 +3,6 @@ package io.k4j.apiserver.endpoints;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Codec;
 import io.k4j.api.codec.Json;
@@ -33,11 +32,13 @@ import io.k4j.apiserver.registry.generic.WatchCache;
 import io.k4j.apiserver.registry.generic.WatchItem;
 import io.k4j.apiserver.registry.generic.WriteResult;
 import io.k4j.apiserver.stream.BulkOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,6 +55,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ResourceHandler {
     private static final int MIN_WATCH_TIMEOUT_SECONDS = 1800;
+    /** A streamed YAML list goes out in pieces of this size rather than in the YAML writer's small ones. */
+    private static final int YAML_BUFFER_BYTES = 64 * 1024;
     private static final byte[] EVENT_END = "}\n".getBytes(StandardCharsets.UTF_8);
     /** {@code {"type":"<type>","object":} by event type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR). */
     private static final Map<String, byte[]> EVENT_HEADS = new ConcurrentHashMap<>();
@@ -450,13 +453,15 @@ public final class ResourceHandler {
         switch (representation.kind()) {
             case OBJECT -> {
                 if (representation.yaml()) {
+                    // Streamed, each item parsed only as it is written: a long list is never held parsed at once.
                     ObjectNode list = Json.object();
                     list.put("kind", type.listKind());
                     list.put("apiVersion", type.gvk().apiVersion());
                     list.set("metadata", listMetadata);
-                    ArrayNode array = list.putArray("items");
-                    items.forEach(item -> array.add(item.toObjectNode()));
-                    Responses.write(exchange, 200, list, true);
+                    Iterator<ObjectNode> parsed = items.stream().map(CachedObject::toObjectNode).iterator();
+                    try (OutputStream out = new BufferedOutputStream(exchange.startStream(200, "application/yaml"), YAML_BUFFER_BYTES)) {
+                        Codec.writeYamlList(out, list, parsed);
+                    }
                     return;
                 }
                 ListBody body = ListBody.of(type, listMetadata, items);
