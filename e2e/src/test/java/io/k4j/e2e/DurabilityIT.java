@@ -75,13 +75,8 @@ class DurabilityIT {
             assertThat(server.logTail(20)).contains("Terminating due to java.lang.OutOfMemoryError");
 
             server.restart("1g");
-            try (KubernetesClient client = client(server)) {
-                Set<String> stored = client.configMaps().inNamespace("default").list().getItems().stream()
-                        .map(configMap -> configMap.getMetadata().getName())
-                        .collect(Collectors.toSet());
-                assertThat(acknowledged).isNotEmpty();
-                assertThat(stored).containsAll(acknowledged);
-            }
+            assertThat(acknowledged).isNotEmpty();
+            assertThat(storedConfigMaps(server)).containsAll(acknowledged);
         }
     }
 
@@ -120,12 +115,16 @@ class DurabilityIT {
         }
 
         server.restart();
+        assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(ACKNOWLEDGED_BEFORE_KILL);
+        assertThat(storedConfigMaps(server)).containsAll(acknowledged);
+    }
+
+    /** The names of the configmaps the server has in namespace default. */
+    private static Set<String> storedConfigMaps(K4jServer server) throws java.io.IOException {
         try (KubernetesClient client = client(server)) {
-            Set<String> stored = client.configMaps().inNamespace("default").list().getItems().stream()
+            return client.configMaps().inNamespace("default").list().getItems().stream()
                     .map(configMap -> configMap.getMetadata().getName())
                     .collect(Collectors.toSet());
-            assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(ACKNOWLEDGED_BEFORE_KILL);
-            assertThat(stored).containsAll(acknowledged);
         }
     }
 

@@ -47,7 +47,7 @@ public final class K4jServer implements AutoCloseable {
     private final Optional<RealNodeSlots.Slot> realNodeSlot;
     private final Optional<FileLock> hostKubeProxyLock;
     /** The maximum heap of the next start, {@value #JVM_DEFAULT_HEAP} for the JVM's default. */
-    private String heap = defaultHeap();
+    private String heap;
     private Process process;
     private static final Duration CLIENT_REQUEST_TIMEOUT = Duration.ofMinutes(1);
 
@@ -55,9 +55,10 @@ public final class K4jServer implements AutoCloseable {
 
     private static final Path HOST_KUBE_PROXY_LOCK = Path.of("/run/lock/k4j-e2e-host-kube-proxy.lock");
 
-    private K4jServer(Path dataDirectory, int port, List<String> extraArguments, Optional<RealNodeSlots.Slot> realNodeSlot,
+    private K4jServer(Path dataDirectory, int port, String heap, List<String> extraArguments, Optional<RealNodeSlots.Slot> realNodeSlot,
             Optional<FileLock> hostKubeProxyLock) {
         this.dataDirectory = requireNonNull(dataDirectory, "dataDirectory is null");
+        this.heap = requireNonNull(heap, "heap is null");
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
         this.realNodeSlot = requireNonNull(realNodeSlot, "realNodeSlot is null");
@@ -73,8 +74,7 @@ public final class K4jServer implements AutoCloseable {
     public static K4jServer startWithHeap(Path dataDirectory, String heap, String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of(extraArguments));
         arguments.add("--disable-agent");
-        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.empty(), Optional.empty());
-        server.heap = requireNonNull(heap, "heap is null");
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), heap, arguments, Optional.empty(), Optional.empty());
         server.startProcess();
         return server;
     }
@@ -123,7 +123,7 @@ public final class K4jServer implements AutoCloseable {
         List<String> arguments = new ArrayList<>(slot.nodeArguments());
         arguments.addAll(List.of("--cluster-cidr", slot.clusterCidr()));
         arguments.addAll(List.of(extraArguments));
-        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), arguments, Optional.of(slot), hostKubeProxyLock);
+        K4jServer server = new K4jServer(dataDirectory, freeLoopbackPort(), defaultHeap(), arguments, Optional.of(slot), hostKubeProxyLock);
         try {
             server.startProcess();
         } catch (RuntimeException e) {
@@ -407,8 +407,7 @@ public final class K4jServer implements AutoCloseable {
         }
     }
 
-    /** The last lines of the server's log, for a failure message that outlives the data directory. */
-    /** The last {@code lines} lines of the server's output (its log). */
+    /** The last {@code lines} lines of the server's log, for a failure message that outlives the data directory. */
     public String logTail(int lines) {
         try {
             List<String> all = Files.readAllLines(dataDirectory.resolve("server.log"));

@@ -242,43 +242,37 @@ public final class Codec {
         try (JsonGenerator generator = YAML_FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
             generator.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             generator.writeStartObject();
-            Map<String, JsonNode> sorted = new TreeMap<>();
-            for (Map.Entry<String, JsonNode> property : envelope.properties()) {
-                sorted.put(property.getKey(), property.getValue());
-            }
-            sorted.remove(LIST_ITEMS);
-            boolean itemsWritten = false;
+            Map<String, JsonNode> sorted = sortedProperties(envelope);
+            // The items take their place among the sorted keys; their value comes from the iterator.
+            sorted.put(LIST_ITEMS, null);
             for (Map.Entry<String, JsonNode> property : sorted.entrySet()) {
-                if (!itemsWritten && property.getKey().compareTo(LIST_ITEMS) > 0) {
-                    writeItems(generator, items);
-                    itemsWritten = true;
-                }
                 generator.writeFieldName(property.getKey());
-                writeSorted(generator, property.getValue());
-            }
-            if (!itemsWritten) {
-                writeItems(generator, items);
+                if (property.getKey().equals(LIST_ITEMS)) {
+                    generator.writeStartArray();
+                    while (items.hasNext()) {
+                        writeSorted(generator, items.next());
+                    }
+                    generator.writeEndArray();
+                } else {
+                    writeSorted(generator, property.getValue());
+                }
             }
             generator.writeEndObject();
         }
     }
 
-    private static void writeItems(JsonGenerator generator, Iterator<? extends JsonNode> items) throws IOException {
-        generator.writeFieldName(LIST_ITEMS);
-        generator.writeStartArray();
-        while (items.hasNext()) {
-            writeSorted(generator, items.next());
+    private static Map<String, JsonNode> sortedProperties(JsonNode object) {
+        Map<String, JsonNode> sorted = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> property : object.properties()) {
+            sorted.put(property.getKey(), property.getValue());
         }
-        generator.writeEndArray();
+        return sorted;
     }
 
     private static void writeSorted(JsonGenerator generator, JsonNode value) throws IOException {
         if (value.isObject()) {
             generator.writeStartObject();
-            Map<String, JsonNode> sorted = new TreeMap<>();
-            for (Map.Entry<String, JsonNode> property : value.properties()) {
-                sorted.put(property.getKey(), property.getValue());
-            }
+            Map<String, JsonNode> sorted = sortedProperties(value);
             for (Map.Entry<String, JsonNode> property : sorted.entrySet()) {
                 generator.writeFieldName(property.getKey());
                 writeSorted(generator, property.getValue());

@@ -30,18 +30,25 @@ final class ListBody implements HttpExchange.BodyWriter {
         for (CachedObject item : items) {
             json.add(item.json());
         }
-        return new ListBody(type.listKind(), type.gvk().apiVersion(), listMetadata, json);
+        return list(type.listKind(), type.gvk().apiVersion(), listMetadata, json);
     }
 
     /** A list of kind {@code kind} whose items are the given JSON objects. */
-    ListBody(String kind, String apiVersion, ObjectNode listMetadata, List<byte[]> items) {
-        this(("{\"kind\":\"" + kind + "\",\"apiVersion\":\"" + apiVersion + "\",\"metadata\":"
-                + Json.writeString(listMetadata) + ",\"items\":[").getBytes(StandardCharsets.UTF_8), items);
+    static ListBody list(String kind, String apiVersion, ObjectNode listMetadata, List<byte[]> items) {
+        ObjectNode envelope = Json.object();
+        envelope.put("kind", kind);
+        envelope.put("apiVersion", apiVersion);
+        envelope.set("metadata", listMetadata);
+        return new ListBody(envelope, "items", items);
     }
 
-    /** {@code head}, which ends with the opening of the items' array, then the items and the array's and object's end. */
-    ListBody(byte[] head, List<byte[]> items) {
-        this.head = head;
+    /** The fields of {@code envelope} (at least one), then the items as its last field, the array {@code arrayName}. */
+    ListBody(ObjectNode envelope, String arrayName, List<byte[]> items) {
+        if (envelope.isEmpty()) {
+            throw new IllegalArgumentException("the envelope of a list needs a field before its items");
+        }
+        String fields = Json.writeString(envelope);
+        this.head = (fields.substring(0, fields.length() - 1) + ",\"" + arrayName + "\":[").getBytes(StandardCharsets.UTF_8);
         this.items = items;
         long size = head.length + END.length + Math.max(items.size() - 1, 0);
         for (byte[] item : items) {

@@ -474,7 +474,7 @@ public final class ResourceHandler {
                 String version = representation.tableVersion();
                 List<byte[]> rows = new ArrayList<>(items.size());
                 items.forEach(item -> rows.add(Json.write(TableConverter.row(strategy, item.toObjectNode(), include, version))));
-                ListBody body = new ListBody(TableConverter.head(strategy, version, listMetadata), rows);
+                ListBody body = new ListBody(TableConverter.envelope(strategy, version, listMetadata), "rows", rows);
                 exchange.respond(200, representation.contentType(), body.length(), body);
             }
             case PARTIAL_OBJECT_METADATA -> {
@@ -482,7 +482,7 @@ public final class ResourceHandler {
                 String version = representation.tableVersion();
                 List<byte[]> partials = new ArrayList<>(items.size());
                 items.forEach(item -> partials.add(Json.write(TableConverter.partialObjectMetadata(item.toObjectNode(), version))));
-                ListBody body = new ListBody("PartialObjectMetadataList", "meta.k8s.io/" + version, listMetadata, partials);
+                ListBody body = ListBody.list("PartialObjectMetadataList", "meta.k8s.io/" + version, listMetadata, partials);
                 exchange.respond(200, "application/json;as=PartialObjectMetadataList;v=" + version + ";g=meta.k8s.io", body.length(), body);
             }
         }

@@ -7,7 +7,6 @@ import io.k4j.api.codec.Json;
 import io.k4j.api.errors.StatusException;
 import io.k4j.apiserver.registry.generic.ResourceStrategy;
 import io.k4j.apiserver.registry.generic.TableColumn;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -43,15 +42,6 @@ public final class TableConverter {
         return table;
     }
 
-    /**
-     * A table's JSON up to its first row, {@code ...,"rows":[}: a long list's rows follow, each encoded as soon as it
-     * is made, then {@code ]}}.
-     */
-    public static byte[] head(ResourceStrategy strategy, String version, ObjectNode listMetadata) {
-        String envelope = Json.writeString(envelope(strategy, version, listMetadata));
-        return (envelope.substring(0, envelope.length() - 1) + ",\"rows\":[").getBytes(StandardCharsets.UTF_8);
-    }
-
     /** One object's row: its cells and, as {@code include} asks, its metadata or the whole object. */
     public static ObjectNode row(ResourceStrategy strategy, ObjectNode object, IncludeObject include, String version) {
         ObjectNode row = Json.object();
@@ -69,8 +59,11 @@ public final class TableConverter {
         return row;
     }
 
-    /** The table without its rows: kind, apiVersion, metadata and the strategy's columns. */
-    private static ObjectNode envelope(ResourceStrategy strategy, String version, ObjectNode listMetadata) {
+    /**
+     * The table without its rows: kind, apiVersion, metadata and the strategy's columns. A long list's rows follow it,
+     * each encoded as soon as it is made ({@link ListBody}).
+     */
+    public static ObjectNode envelope(ResourceStrategy strategy, String version, ObjectNode listMetadata) {
         ObjectNode table = Json.object();
         table.put("kind", "Table");
         table.put("apiVersion", "meta.k8s.io/" + version);

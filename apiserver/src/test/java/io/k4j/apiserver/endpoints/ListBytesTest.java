@@ -65,7 +65,7 @@ class ListBytesTest {
         for (ObjectNode object : objects) {
             rows.add(Json.write(TableConverter.row(strategy, object, TableConverter.IncludeObject.METADATA, "v1")));
         }
-        ListBody body = new ListBody(TableConverter.head(strategy, "v1", metadata), rows);
+        ListBody body = new ListBody(TableConverter.envelope(strategy, "v1", metadata), "rows", rows);
 
         byte[] written = HttpExchange.collect(body.length(), body);
         assertThat(written).hasSize(body.length());
