@@ -48,11 +48,15 @@ class SimulatedNodesIT {
     static void start() throws IOException {
         server = K4jServer.start(temporaryDirectory.resolve("data"), "--simulated-nodes=3", SHORT_NODE_MONITOR_GRACE_PERIOD);
         client = server.client();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
-        // The ServiceAccount admission plugin needs the default account; the serviceaccount controller may not have
-        // made it yet, so make it here unless it just did.
+        createNamespace(client, NAMESPACE);
+    }
+
+    /** Creates {@code namespace} with its default ServiceAccount, which the ServiceAccount admission plugin needs. */
+    static void createNamespace(KubernetesClient client, String namespace) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+        // The serviceaccount controller may not have made it yet, so make it here unless it just did.
         try {
-            client.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata().withName("default").endMetadata().build()).create();
+            client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata().withName("default").endMetadata().build()).create();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
@@ -186,7 +190,7 @@ class SimulatedNodesIT {
                 .getStatus().getConditions().stream().anyMatch(condition -> condition.getType().equals("Ready") && condition.getStatus().equals("True")));
     }
 
-    private static Pod pod(String name, String nodeName, String restartPolicy, Map<String, String> annotations) {
+    static Pod pod(String name, String nodeName, String restartPolicy, Map<String, String> annotations) {
         return new PodBuilder()
                 .withNewMetadata().withName(name).withAnnotations(annotations).endMetadata()
                 .withNewSpec()

@@ -153,6 +153,7 @@ public final class NodeSimulator implements AutoCloseable {
             }
         });
         awaitListed(nodeInformer, "nodes");
+        awaitNodesHandled();
         nodesSynced = true;
         // One list instead of a read per node before its first renewal (after a restart most Leases exist).
         try {
@@ -168,7 +169,7 @@ public final class NodeSimulator implements AutoCloseable {
         registerInitialNodes();
 
         podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "").runnableInformer(0);
-        podInformer.itemStore(new SkeletonPodStore());
+        podInformer.itemStore(new SkeletonPodStore(this::keepAddress));
         podInformer.removeNamespaceIndex();
         podInformer.addEventHandler(new ResourceEventHandler<>() {
             @Override
@@ -188,6 +189,7 @@ public final class NodeSimulator implements AutoCloseable {
         });
         awaitListed(podInformer, "pods");
         podsSynced = true;
+        pendingPods.keySet().forEach(this::dispatch);
         LOG.info("node simulator started: {} initial nodes requested, {} simulated nodes known so far", initialNodes, nodes.size());
     }
 
@@ -209,6 +211,31 @@ public final class NodeSimulator implements AutoCloseable {
             }
             Thread.sleep(CACHE_SYNC_POLL.toMillis());
         }
+    }
+
+    /**
+     * Waits until the handler has seen every simulated node the first list brought (fabric8 hands it the list once
+     * cached whole, and it may lag). The pod informer must not start before: it would pass over the pods of nodes not
+     * yet known, each such node would then list its pods again, and on a restart of thousands of nodes those LISTs
+     * starved the heartbeats until nodes were taken for NotReady.
+     */
+    private void awaitNodesHandled() throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
+        for (Node listed : nodeInformer.getStore().list()) {
+            String name = listed.getMetadata().getName();
+            // A node deleted meanwhile is not waited for.
+            while (simulated(listed) && !nodes.containsKey(name) && nodeInformer.getStore().getByKey(name) != null) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("the node simulator did not take up node " + name + " within " + SYNC_TIMEOUT);
+                }
+                Thread.sleep(CACHE_SYNC_POLL.toMillis());
+            }
+        }
+    }
+
+    private static boolean simulated(Node node) {
+        Map<String, String> annotations = node.getMetadata().getAnnotations();
+        return annotations != null && SimulatedAnnotations.MANAGED_NODE_VALUE.equals(annotations.get(SimulatedAnnotations.MANAGED_NODE));
     }
 
     private void registerInitialNodes() throws InterruptedException, ExecutionException {
@@ -263,12 +290,11 @@ public final class NodeSimulator implements AutoCloseable {
 
     private void onNode(Node node) {
         String name = node.getMetadata().getName();
-        Map<String, String> annotations = node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
-        if (!SimulatedAnnotations.MANAGED_NODE_VALUE.equals(annotations.get(SimulatedAnnotations.MANAGED_NODE))) {
+        if (!simulated(node)) {
             forgetNode(name);
             return;
         }
-        boolean stopped = "true".equals(annotations.get(SimulatedAnnotations.STOPPED));
+        boolean stopped = "true".equals(node.getMetadata().getAnnotations().get(SimulatedAnnotations.STOPPED));
         Optional<String> podCidr = Optional.ofNullable(node.getSpec() == null ? null : node.getSpec().getPodCIDR()).filter(cidr -> !cidr.isEmpty());
         SimulatedNode simulated = new SimulatedNode(name, node.getMetadata().getUid(), internalIp(node), podCidr, stopped);
         SimulatedNode previous = nodes.put(name, simulated);
@@ -324,9 +350,10 @@ public final class NodeSimulator implements AutoCloseable {
 
     private void resyncPods(String nodeName) {
         try {
-            for (Pod pod : client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems()) {
-                onPod(pod);
-            }
+            List<Pod> pods = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+            // Every running pod's address first: a pod that starts must not be given one of them.
+            pods.forEach(this::keepAddress);
+            pods.forEach(this::onPod);
         } catch (KubernetesClientException e) {
             LOG.warn("listing the pods of simulated node {} failed; they are looked at on their next change: {}", nodeName, e.getMessage());
         }
@@ -490,10 +517,6 @@ public final class NodeSimulator implements AutoCloseable {
             }
             writtenVersions.remove(key, written);
         }
-        if (PodLifecycle.RUNNING.equals(PodLifecycle.phase(pod)) && pod.getStatus().getPodIP() != null) {
-            // After a restart of the simulator: the running pod keeps its address and nobody else gets it.
-            podIps.reserve(nodeName, node.podCidr(), pod.getMetadata().getUid(), pod.getStatus().getPodIP());
-        }
         // Most events (a controller touching a running pod, a relist) need nothing: decide here, on the informer's
         // thread, and hand only pods with work to the writers. The address given to the pure decision is a
         // placeholder; a pod that starts gets its real one on the writer (and is known to start without a decision).
@@ -503,7 +526,23 @@ public final class NodeSimulator implements AutoCloseable {
             return;
         }
         pendingPods.put(key, pod);
-        dispatch(key);
+        // Until the first list is all cached (and with it every running pod's address kept), no pod may start and
+        // take an address: start() dispatches the pods that wait.
+        if (podsSynced) {
+            dispatch(key);
+        }
+    }
+
+    /**
+     * Keeps the address a running pod shows, so that no pod that starts is given it: after a restart of the simulator
+     * the pod runs on with it. Called as the informer caches each pod, before any handler sees it.
+     */
+    private void keepAddress(Pod pod) {
+        String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        SimulatedNode node = nodeName == null ? null : nodes.get(nodeName);
+        if (node != null && PodLifecycle.RUNNING.equals(PodLifecycle.phase(pod)) && pod.getStatus().getPodIP() != null) {
+            podIps.reserve(nodeName, node.podCidr(), pod.getMetadata().getUid(), pod.getStatus().getPodIP());
+        }
     }
 
     private void forgetPod(Pod pod) {

@@ -1,12 +1,14 @@
 package io.k4j.kubelet.simulated;
 
 import static io.k4j.controllerkit.informers.EmptyCollections.shareEmptyCollections;
+import static java.util.Objects.requireNonNull;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -19,6 +21,12 @@ import java.util.stream.Stream;
  */
 final class SkeletonPodStore implements ItemStore<Pod> {
     private final ConcurrentHashMap<String, Pod> pods = new ConcurrentHashMap<>();
+    private final Consumer<Pod> beforeCaching;
+
+    /** @param beforeCaching sees each whole pod as it is cached, before it is cut to its skeleton */
+    SkeletonPodStore(Consumer<Pod> beforeCaching) {
+        this.beforeCaching = requireNonNull(beforeCaching, "beforeCaching is null");
+    }
 
     static String key(Pod pod) {
         ObjectMeta metadata = pod.getMetadata();
@@ -33,6 +41,7 @@ final class SkeletonPodStore implements ItemStore<Pod> {
 
     @Override
     public Pod put(String key, Pod pod) {
+        beforeCaching.accept(pod);
         return pods.put(key, skeleton(pod));
     }
 
@@ -59,6 +68,16 @@ final class SkeletonPodStore implements ItemStore<Pod> {
     @Override
     public Pod get(String key) {
         return pods.get(key);
+    }
+
+    /**
+     * Not the pods' whole state. fabric8 otherwise holds back the add notifications of an informer's first list until
+     * the list is complete and then sends the cached objects, here skeletons: after a restart every running pod reached
+     * the simulator without its status, was taken for a pod still to start, and had its status written again.
+     */
+    @Override
+    public boolean isFullState() {
+        return false;
     }
 
     static Pod skeleton(Pod pod) {
