@@ -23,8 +23,13 @@ import java.util.Optional;
  *   <li>more related pods on the same node first (spreads what remains);</li>
  *   <li>ready for a shorter time first (compared on a log2 time scale, so near-equal ages are treated alike);</li>
  *   <li>more container restarts first;</li>
- *   <li>newer first (again on a log2 scale), then by UID so the order is stable.</li>
+ *   <li>newer first (again on a log2 scale), then by UID.</li>
  * </ol>
+ * Upstream breaks a tie of two times in one log2 bucket by UID at once, unless the times are exactly equal, when it goes
+ * on to the next rule. That is no total order: Go's sort does not notice, Java's throws "Comparison method violates its
+ * general contract!" (a replica set of 10,000 pods never shrank). Here a tie in a bucket goes on to the next rule and the
+ * UID decides last; the order differs from upstream's only among pods ready within one bucket, which upstream orders by
+ * UID, a random order, and this by restarts and age first.
  * Stateless and thread-safe.
  */
 public final class PodDeletionOrder {
@@ -89,44 +94,28 @@ public final class PodDeletionOrder {
             return left.rank() > right.rank() ? -1 : 1;
         }
         if (firstReady && secondReady) {
-            Optional<Instant> firstReadySince = readySince(first);
-            Optional<Instant> secondReadySince = readySince(second);
-            if (!firstReadySince.equals(secondReadySince)) {
-                int byTime = compareTimes(firstReadySince, secondReadySince, first, second, now);
-                if (byTime != 0) {
-                    return byTime;
-                }
+            int byReadyTime = compareAges(readySince(first), readySince(second), now);
+            if (byReadyTime != 0) {
+                return byReadyTime;
             }
         }
         int restarts = compareRestarts(first, second);
         if (restarts != 0) {
             return restarts;
         }
-        Optional<Instant> firstCreated = created(first);
-        Optional<Instant> secondCreated = created(second);
-        if (!firstCreated.equals(secondCreated)) {
-            return compareTimes(firstCreated, secondCreated, first, second, now);
+        int byCreation = compareAges(created(first), created(second), now);
+        if (byCreation != 0) {
+            return byCreation;
         }
-        return 0;
+        return uid(first).compareTo(uid(second));
     }
 
-    /** Empty time first, then later (younger) first; ages in the same power-of-two bucket tie-break on UID. */
-    private static int compareTimes(Optional<Instant> first, Optional<Instant> second, Pod firstPod, Pod secondPod, Instant now) {
+    /** Empty time first, then the younger (a smaller log2 age) first; ages in one log2 bucket are alike. */
+    private static int compareAges(Optional<Instant> first, Optional<Instant> second, Instant now) {
         if (first.isEmpty() || second.isEmpty()) {
-            return afterOrZero(first, second);
+            return Boolean.compare(first.isPresent(), second.isPresent());
         }
-        long rankDifference = logarithmicRank(first.get(), now) - logarithmicRank(second.get(), now);
-        if (rankDifference == 0) {
-            return uid(firstPod).compareTo(uid(secondPod));
-        }
-        return rankDifference < 0 ? -1 : 1;
-    }
-
-    private static int afterOrZero(Optional<Instant> first, Optional<Instant> second) {
-        if (first.isEmpty() || second.isEmpty()) {
-            return first.isEmpty() && second.isPresent() ? -1 : first.isPresent() && second.isEmpty() ? 1 : 0;
-        }
-        return second.get().compareTo(first.get());
+        return Long.compare(logarithmicRank(first.get(), now), logarithmicRank(second.get(), now));
     }
 
     /** log2 of the age in nanoseconds, -1 for a time not in the past (upstream's {@code logarithmicRankDiff}). */

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class PodDeletionOrderTest {
@@ -66,6 +69,37 @@ class PodDeletionOrderTest {
         assertThat(PodDeletionOrder.logarithmicRank(NOW.minusSeconds(1001), NOW)).isEqualTo(PodDeletionOrder.logarithmicRank(NOW.minusSeconds(1000), NOW));
         assertThat(PodDeletionOrder.podsToDelete(List.of(second, first), List.of(), 1, NOW))
                 .extracting(pod -> pod.getMetadata().getName()).containsExactly("a");
+    }
+
+    @Test
+    void ordersAScaleDownOfThousandsOfPodsReadyInTheSameSeconds() {
+        // A batch of pods that became ready within a few seconds of each other, some exactly together, with a few
+        // restarts: the mix that made the order intransitive and the sort throw.
+        Random random = new Random(42);
+        List<Pod> pods = new ArrayList<>();
+        for (int index = 0; index < 5_000; index++) {
+            Instant readySince = NOW.minusSeconds(1_000 + random.nextInt(4));
+            Pod pod = pod(String.format("pod-%04d-%s", random.nextInt(10_000), index), "node-a", "Running", true, readySince);
+            pods.add(new PodBuilder(pod).editMetadata().withCreationTimestamp(NOW.minusSeconds(1_010 + random.nextInt(3)).toString()).endMetadata()
+                    .editStatus().addNewContainerStatus().withName("c").withRestartCount(random.nextInt(3)).endContainerStatus().endStatus()
+                    .build());
+        }
+
+        List<Pod> toDelete = PodDeletionOrder.podsToDelete(pods, List.of(), 4_000, NOW);
+
+        assertThat(toDelete).hasSize(4_000).doesNotHaveDuplicates();
+        Comparator<PodDeletionOrder.Ranked> order = PodDeletionOrder.comparator(NOW);
+        List<PodDeletionOrder.Ranked> sample = pods.subList(0, 60).stream().map(pod -> new PodDeletionOrder.Ranked(pod, 0)).toList();
+        for (PodDeletionOrder.Ranked a : sample) {
+            for (PodDeletionOrder.Ranked b : sample) {
+                assertThat(Integer.signum(order.compare(a, b))).isEqualTo(-Integer.signum(order.compare(b, a)));
+                for (PodDeletionOrder.Ranked c : sample) {
+                    if (order.compare(a, b) <= 0 && order.compare(b, c) <= 0) {
+                        assertThat(order.compare(a, c)).as("transitive").isLessThanOrEqualTo(0);
+                    }
+                }
+            }
+        }
     }
 
     @Test
