@@ -61,6 +61,11 @@ public abstract class ForwardingKeyValueStore implements KeyValueStore {
     }
 
     @Override
+    public void requestWatchProgress() {
+        delegate.requestWatchProgress();
+    }
+
+    @Override
     public void compact(long revision) {
         delegate.compact(revision);
     }

@@ -64,6 +64,12 @@ public interface KeyValueStore extends AutoCloseable {
     Watch watch(String prefix, long startRevision, WatchListener listener);
 
     /**
+     * Asks every watch for a {@link WatchListener#onProgress} at the current revision, once it has delivered the changes
+     * up to it (etcd's {@code RequestProgress}). A watch that is behind may answer later or not at all.
+     */
+    void requestWatchProgress();
+
+    /**
      * Discards history before {@code revision}: reads and watches below it fail with
      * {@link StorageException.Compacted}. The latest state of every key stays.
      */

@@ -15,4 +15,10 @@ public interface WatchListener {
      * revision is no longer retained. No further calls follow.
      */
     void onError(StorageException error);
+
+    /**
+     * Every change up to {@code revision} has been delivered, whether or not any was under the prefix: the answer to
+     * {@link KeyValueStore#requestWatchProgress}, in order with the events (etcd's progress notification).
+     */
+    default void onProgress(long revision) {}
 }

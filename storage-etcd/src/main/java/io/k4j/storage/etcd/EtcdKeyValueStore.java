@@ -384,6 +384,13 @@ public final class EtcdKeyValueStore implements KeyValueStore {
         return watch;
     }
 
+    @Override
+    public void requestWatchProgress() {
+        ensureOpen();
+        // jetcd asks on each watcher's stream; etcd answers those whose watchers have sent everything up to now.
+        watchClient.requestProgress();
+    }
+
     private long compactedRevisionAtLeast(long atLeast) {
         try {
             return Math.max(atLeast, compactedRevision());

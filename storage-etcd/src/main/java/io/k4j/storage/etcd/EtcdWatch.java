@@ -189,6 +189,7 @@ final class EtcdWatch implements Watch {
             StorageException error = switch (delivery) {
                 case Delivery.Stop stop -> throw new IllegalStateException("handled above");
                 case Delivery.Events events -> null;
+                case Delivery.Progress progress -> null;
                 case Delivery.Failure failure -> failure.error();
                 // Asked on this thread: it is a blocking etcd request.
                 case Delivery.CompactedHistory compacted -> new StorageException.Compacted(compacted.requestedRevision(),
@@ -199,7 +200,10 @@ final class EtcdWatch implements Watch {
                 if (closed) {
                     return;
                 }
-                if (error == null) {
+                if (delivery instanceof Delivery.Progress progress) {
+                    listener.onProgress(progress.revision());
+                }
+                else if (error == null) {
                     listener.onEvents(((Delivery.Events) delivery).events());
                 }
                 else {
@@ -226,6 +230,9 @@ final class EtcdWatch implements Watch {
                 events = List.copyOf(events);
             }
         }
+
+        /** Everything up to {@code revision} was sent (etcd's progress notification). */
+        record Progress(long revision) implements Delivery {}
 
         record Failure(StorageException error) implements Delivery {}
 
@@ -285,6 +292,14 @@ final class EtcdWatch implements Watch {
                     return;
                 }
                 backoffMillis = 0;
+                if (response.isProgressNotify()) {
+                    long revision = response.getHeader().getRevision();
+                    if (revision >= nextRevision - 1) {
+                        nextRevision = revision + 1;
+                        deliveries.add(new Delivery.Progress(revision));
+                    }
+                    return;
+                }
                 // etcd sends all events of one revision in one response, so a response is a valid batch.
                 List<WatchEvent> events = new ArrayList<>(response.getEvents().size());
                 long missingPreviousAt = 0;

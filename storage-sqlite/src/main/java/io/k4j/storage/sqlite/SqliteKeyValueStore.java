@@ -173,6 +173,11 @@ public final class SqliteKeyValueStore implements KeyValueStore {
         return hub.register(prefix, startRevision, listener);
     }
 
+    @Override
+    public void requestWatchProgress() {
+        hub.requestProgress();
+    }
+
     /**
      * {@inheritDoc}
      *

@@ -4,6 +4,7 @@ import io.k4j.storage.StorageException;
 import io.k4j.storage.Watch;
 import io.k4j.storage.WatchEvent;
 import io.k4j.storage.WatchListener;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -40,6 +41,8 @@ final class SqliteWatch implements Watch {
     private final Thread thread;
     private volatile boolean catchingUp;
     private volatile boolean closed;
+    /** Progress was asked for while catching up (or its marker dropped with the queue): reported once live again. */
+    private volatile boolean progressWanted;
     /** The next revision this watch delivers; only the watch thread touches it. */
     private long nextRevision;
 
@@ -78,12 +81,28 @@ final class SqliteWatch implements Watch {
         }
         if (queuedEvents.addAndGet(matching.size()) > queueLimit) {
             catchingUp = true;
+            progressWanted = true;
             queue.clear();
             queuedEvents.set(0);
             queue.offer(WAKE_UP);
             return;
         }
         queue.offer(List.copyOf(matching));
+    }
+
+    /**
+     * Called by the hub, under its lock, with the published revision: a live watch has every batch up to it queued, so
+     * a marker behind them reports the progress in order; a watch catching up reports it once live again.
+     */
+    void requestProgress(long publishedRevision) {
+        if (closed) {
+            return;
+        }
+        if (catchingUp) {
+            progressWanted = true;
+        } else {
+            queue.offer(new ProgressMarker(publishedRevision));
+        }
     }
 
     /** Called by the hub, under its lock, when this watch has caught up with the published revision. */
@@ -96,10 +115,16 @@ final class SqliteWatch implements Watch {
             while (!closed) {
                 if (catchingUp) {
                     catchUp();
+                    if (!catchingUp && progressWanted) {
+                        progressWanted = false;
+                        deliverProgress(nextRevision - 1);
+                    }
                     continue;
                 }
                 List<WatchEvent> batch = queue.take();
-                if (!batch.isEmpty()) {
+                if (batch instanceof ProgressMarker marker) {
+                    deliverProgress(marker.revision);
+                } else if (!batch.isEmpty()) {
                     queuedEvents.addAndGet(-batch.size());
                     deliver(batch);
                 }
@@ -139,6 +164,40 @@ final class SqliteWatch implements Watch {
             log.warn("watch listener on {} failed; continuing with the next events", prefix, e);
         } finally {
             deliveryLock.unlock();
+        }
+    }
+
+    private void deliverProgress(long revision) {
+        deliveryLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            nextRevision = Math.max(nextRevision, revision + 1);
+            listener.onProgress(revision);
+        } catch (RuntimeException e) {
+            log.warn("watch listener on {} failed on progress {}", prefix, revision, e);
+        } finally {
+            deliveryLock.unlock();
+        }
+    }
+
+    /** Queued behind the batches published up to {@code revision}: all of them are delivered when it is taken. */
+    private static final class ProgressMarker extends AbstractList<WatchEvent> {
+        private final long revision;
+
+        ProgressMarker(long revision) {
+            this.revision = revision;
+        }
+
+        @Override
+        public WatchEvent get(int index) {
+            throw new IndexOutOfBoundsException(index);
+        }
+
+        @Override
+        public int size() {
+            return 0;
         }
     }
 

@@ -45,6 +45,18 @@ final class WatchHub {
         }
     }
 
+    /** Asks each watch to report progress at the published revision once it has delivered what led to it. */
+    void requestProgress() {
+        lock.lock();
+        try {
+            for (SqliteWatch watch : watches) {
+                watch.requestProgress(publishedRevision);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     SqliteWatch register(String prefix, long startRevision, WatchListener listener) {
         lock.lock();
         try {

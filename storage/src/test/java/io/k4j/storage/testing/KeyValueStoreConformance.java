@@ -557,6 +557,23 @@ public abstract class KeyValueStoreConformance {
     }
 
     @Test
+    void requestedProgressFollowsTheWatchsOwnEventsAndPassesChangesOutsideItsPrefix() {
+        RecordingListener pods = new RecordingListener();
+
+        try (Watch ignored = store.watch("/registry/pods/", 0, pods)) {
+            store.create("/registry/pods/ns1/a", bytes("x"), Lease.NONE);
+            KeyValue elsewhere = store.create("/registry/leases/ns1/a", bytes("x"), Lease.NONE);
+
+            // etcd answers a watch only once it has sent everything up to now, so ask until an answer comes.
+            waitAtMost(EVENT_TIMEOUT).untilAsserted(() -> {
+                store.requestWatchProgress();
+                assertThat(pods.progress()).as("progress reported").anyMatch(revision -> revision >= elsewhere.modRevision());
+            });
+            assertThat(pods.events()).extracting(WatchEvent::key).containsExactly("/registry/pods/ns1/a");
+        }
+    }
+
+    @Test
     void aClosedWatchReceivesNothingMore() {
         RecordingListener closed = new RecordingListener();
         RecordingListener open = new RecordingListener();
@@ -824,6 +841,7 @@ public abstract class KeyValueStoreConformance {
      */
     protected static final class RecordingListener implements WatchListener {
         private final List<WatchEvent> events = new CopyOnWriteArrayList<>();
+        private final List<Long> progress = new CopyOnWriteArrayList<>();
         final List<StorageException> errors = new CopyOnWriteArrayList<>();
         final AtomicBoolean overlappingCalls = new AtomicBoolean();
         private final AtomicBoolean inCall = new AtomicBoolean();
@@ -847,6 +865,25 @@ public abstract class KeyValueStoreConformance {
             } finally {
                 inCall.set(false);
             }
+        }
+
+        @Override
+        public void onProgress(long revision) {
+            enter();
+            try {
+                if (!events.isEmpty() && revision < events.getLast().revision()) {
+                    contractViolation.compareAndSet(null, "progress " + revision + " after event " + events.getLast().revision());
+                }
+                progress.add(revision);
+            } finally {
+                inCall.set(false);
+            }
+        }
+
+        /** The revisions of the progress reports so far, checked against the events delivered before each. */
+        public List<Long> progress() {
+            assertThat(contractViolation.get()).as("watch listener contract").isNull();
+            return List.copyOf(progress);
         }
 
         @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.k4j.api.resource.GroupVersionResource;
 import io.k4j.storage.KeyValueStore;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,13 +16,29 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The generic stores of every served resource, by group, version and resource. Thread-safe once built.
  */
 public final class StoreRegistry implements Registry, AutoCloseable {
+    /**
+     * How often the watch caches are told how far storage has got (etcd's progress notifications): a quiet resource's
+     * lists and bookmarks carry a revision at most this old, well inside the five minutes of history compaction keeps
+     * for continue tokens and exact reads.
+     */
+    static final Duration WATCH_PROGRESS_INTERVAL = Duration.ofSeconds(5);
+
+    private static final Logger LOG = LoggerFactory.getLogger(StoreRegistry.class);
+
     private final Map<GroupVersionResource, GenericStore> stores;
+    private final KeyValueStore storage;
+    private final ScheduledExecutorService progressRequests = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("watch-progress").daemon().factory());
 
     /**
      * @param wrapStorage wraps the storage of each resource (e.g. to measure storage calls per resource)
@@ -38,6 +55,7 @@ public final class StoreRegistry implements Registry, AutoCloseable {
             }
         }
         this.stores = Map.copyOf(byResource);
+        this.storage = storage;
     }
 
     public StoreRegistry(List<ResourceDefinition> definitions, KeyValueStore storage, AdmissionChain admission, InstantSource clock, int watchCacheCapacity) {
@@ -72,6 +90,16 @@ public final class StoreRegistry implements Registry, AutoCloseable {
                 }
             }
         }
+        progressRequests.scheduleWithFixedDelay(this::requestWatchProgress, WATCH_PROGRESS_INTERVAL.toMillis(), WATCH_PROGRESS_INTERVAL.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void requestWatchProgress() {
+        try {
+            storage.requestWatchProgress();
+        } catch (RuntimeException e) {
+            LOG.debug("asking storage for watch progress failed; asking again in {}", WATCH_PROGRESS_INTERVAL, e);
+        }
     }
 
     @Override
@@ -89,6 +117,7 @@ public final class StoreRegistry implements Registry, AutoCloseable {
 
     @Override
     public void close() {
+        progressRequests.shutdownNow();
         List<RuntimeException> failures = new ArrayList<>();
         for (GenericStore store : stores.values()) {
             try {

@@ -760,8 +760,32 @@ public final class WatchCache implements AutoCloseable {
         }
 
         @Override
+        public void onProgress(long progressRevision) {
+            if (!closed) {
+                advanceTo(progressRevision);
+            }
+        }
+
+        @Override
         public void onError(StorageException error) {
             restart(error);
+        }
+    }
+
+    /**
+     * Nothing under the prefix changed up to {@code progressRevision}, so the cached state is the state there too and
+     * reads say so: a quiet resource's list then carries a recent revision instead of its last change's, which the
+     * compaction of other resources' history would make too old for a continue token or an exact read.
+     */
+    private void advanceTo(long progressRevision) {
+        lock.writeLock().lock();
+        try {
+            if (ready && progressRevision > revision) {
+                revision = progressRevision;
+                advanced.signalAll();
+            }
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 

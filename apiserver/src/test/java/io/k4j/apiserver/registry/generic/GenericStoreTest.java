@@ -2,6 +2,7 @@ package io.k4j.apiserver.registry.generic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.k4j.api.codec.Json;
@@ -491,6 +492,34 @@ class GenericStoreTest {
         storage.compact(storage.currentRevision());
         assertThatThrownBy(() -> pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page1.continueToken(), "", "", false, null, 0)))
                 .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.code()).isEqualTo(410));
+    }
+
+    @Test
+    void aQuietResourcesPagedListStaysValidWhileOthersMoveTheRevisionOnAndCompactionFollows() {
+        GenericStore pods = pods();
+        for (int i = 0; i < 3; i++) {
+            pods.create("default", pod("pod-" + i, Map.of()), user());
+        }
+        // Other resources change (as node heartbeats do all the time); compaction then passes the pods' last change.
+        for (int i = 0; i < 5; i++) {
+            storage.create("/registry/configmaps/default/moved-on-" + i, "{}".getBytes(StandardCharsets.UTF_8), Lease.NONE);
+        }
+        long current = storage.currentRevision();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            storage.requestWatchProgress();
+            assertThat(pods.list("default", ListOptions.EVERYTHING).revision()).isEqualTo(current);
+        });
+        storage.compact(current);
+
+        ListOptions firstPage = new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, "", "", "", false, null, 0);
+        ListResult page1 = pods.list("default", firstPage);
+        ListResult page2 = pods.list("default", new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 2, page1.continueToken(), "", "", false, null, 0));
+
+        assertThat(page1.revision()).isEqualTo(current);
+        assertThat(page1.items()).extracting(CachedObject::name).containsExactly("pod-0", "pod-1");
+        assertThat(page2.items()).extracting(CachedObject::name).containsExactly("pod-2");
+        ListOptions exact = new ListOptions(LabelSelector.everything(), FieldSelector.everything(), 0, "", Long.toString(current), ListOptions.EXACT, false, null, 0);
+        assertThat(pods.list("default", exact).items()).hasSize(3);
     }
 
     @Test
