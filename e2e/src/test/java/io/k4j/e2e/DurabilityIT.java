@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +84,7 @@ class DurabilityIT {
     private static void killDuringWritesAndVerify(K4jServer server) throws Exception {
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
         ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
         try (KubernetesClient client = client(server)) {
             for (int writer = 0; writer < WRITERS; writer++) {
@@ -102,11 +104,15 @@ class DurabilityIT {
                             if (stop.get()) {
                                 return;
                             }
+                            firstFailure.compareAndSet(null, e);
                         }
                     }
                 });
             }
-            await().atMost(Duration.ofSeconds(60)).until(() -> acknowledged.size() >= ACKNOWLEDGED_BEFORE_KILL);
+            // Says why when it times out: once this waited out its minute on a loaded machine with no cause shown.
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(acknowledged.size())
+                    .as("acknowledged writes (first failed write: %s)", firstFailure.get())
+                    .isGreaterThanOrEqualTo(ACKNOWLEDGED_BEFORE_KILL));
             server.kill();
             stop.set(true);
         } finally {
