@@ -116,8 +116,7 @@ class SimulatedNodesIT {
     void podBoundToASimulatedNodeRunsAndIsDeleted() {
         client.pods().inNamespace(NAMESPACE).resource(pod("web", "k4j-sim-1", "Always", Map.of())).create();
 
-        Pod running = await().atMost(TIMEOUT).until(() -> client.pods().inNamespace(NAMESPACE).withName("web").get(),
-                pod -> pod != null && "Running".equals(pod.getStatus().getPhase()));
+        Pod running = awaitRunning(client, NAMESPACE, "web");
         Node node = client.nodes().withName("k4j-sim-1").get();
         String internalIp = node.getStatus().getAddresses().stream().filter(address -> address.getType().equals("InternalIP")).findFirst().orElseThrow().getAddress();
         assertThat(running.getStatus().getPodIP()).isNotEmpty().startsWith("10.42.");
@@ -188,6 +187,12 @@ class SimulatedNodesIT {
         await("the node runs again").atMost(TIMEOUT).until(() -> ready(client.nodes().withName("added-later").get()));
         await("its pod is ready again").atMost(TIMEOUT).until(() -> client.pods().inNamespace(NAMESPACE).withName("on-added").get()
                 .getStatus().getConditions().stream().anyMatch(condition -> condition.getType().equals("Ready") && condition.getStatus().equals("True")));
+    }
+
+    /** The pod once a simulated node runs it. */
+    static Pod awaitRunning(KubernetesClient client, String namespace, String name) {
+        return await(name + " running").atMost(TIMEOUT).until(() -> client.pods().inNamespace(namespace).withName(name).get(),
+                pod -> pod != null && pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()));
     }
 
     static Pod pod(String name, String nodeName, String restartPolicy, Map<String, String> annotations) {

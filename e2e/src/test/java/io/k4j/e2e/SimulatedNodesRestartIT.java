@@ -1,13 +1,11 @@
 package io.k4j.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -21,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SimulatedNodesRestartIT {
     private static final String NAMESPACE = "simulated-restart";
     private static final String NODE = "k4j-sim-0";
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
     static Path temporaryDirectory;
@@ -36,7 +33,7 @@ class SimulatedNodesRestartIT {
                 for (String name : names) {
                     client.pods().inNamespace(NAMESPACE).resource(SimulatedNodesIT.pod(name, NODE, "Always", Map.of())).create();
                 }
-                before = names.stream().map(name -> awaitRunning(client, name)).toList();
+                before = names.stream().map(name -> SimulatedNodesIT.awaitRunning(client, NAMESPACE, name)).toList();
             }
 
             server.kill();
@@ -46,7 +43,7 @@ class SimulatedNodesRestartIT {
                 // The new pod reaches the simulator after the pods its first list brought, so once it runs they were
                 // looked at.
                 client.pods().inNamespace(NAMESPACE).resource(SimulatedNodesIT.pod("after", NODE, "Always", Map.of())).create();
-                Pod after = awaitRunning(client, "after");
+                Pod after = SimulatedNodesIT.awaitRunning(client, NAMESPACE, "after");
                 for (Pod pod : before) {
                     Pod now = client.pods().inNamespace(NAMESPACE).withName(pod.getMetadata().getName()).get();
                     assertThat(now.getMetadata().getResourceVersion()).as(pod.getMetadata().getName() + " unchanged")
@@ -57,10 +54,5 @@ class SimulatedNodesRestartIT {
                         .isNotIn(before.stream().map(pod -> pod.getStatus().getPodIP()).toList());
             }
         }
-    }
-
-    private static Pod awaitRunning(KubernetesClient client, String name) {
-        return await(name + " running").atMost(TIMEOUT).until(() -> client.pods().inNamespace(NAMESPACE).withName(name).get(),
-                pod -> pod != null && pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()));
     }
 }

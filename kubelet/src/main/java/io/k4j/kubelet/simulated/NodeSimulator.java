@@ -43,6 +43,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -204,10 +206,15 @@ public final class NodeSimulator implements AutoCloseable {
                 LOG.warn("the node simulator's {} informer failed to start: {}", what, error.getMessage());
             }
         });
+        pollUntil(informer::hasSynced, () -> "the node simulator's " + what + " informer did not list within " + SYNC_TIMEOUT);
+    }
+
+    /** Polls {@code done} every {@link #CACHE_SYNC_POLL} for up to {@link #SYNC_TIMEOUT}. */
+    private static void pollUntil(BooleanSupplier done, Supplier<String> timeoutMessage) throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
-        while (!informer.hasSynced()) {
+        while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException("the node simulator's " + what + " informer did not list within " + SYNC_TIMEOUT);
+                throw new TimeoutException(timeoutMessage.get());
             }
             Thread.sleep(CACHE_SYNC_POLL.toMillis());
         }
@@ -220,17 +227,13 @@ public final class NodeSimulator implements AutoCloseable {
      * starved the heartbeats until nodes were taken for NotReady.
      */
     private void awaitNodesHandled() throws InterruptedException, TimeoutException {
-        long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
-        for (Node listed : nodeInformer.getStore().list()) {
-            String name = listed.getMetadata().getName();
-            // A node deleted meanwhile is not waited for.
-            while (simulated(listed) && !nodes.containsKey(name) && nodeInformer.getStore().getByKey(name) != null) {
-                if (System.nanoTime() > deadline) {
-                    throw new TimeoutException("the node simulator did not take up node " + name + " within " + SYNC_TIMEOUT);
-                }
-                Thread.sleep(CACHE_SYNC_POLL.toMillis());
-            }
-        }
+        List<String> waiting = new ArrayList<>(nodeInformer.getStore().list().stream()
+                .filter(NodeSimulator::simulated).map(node -> node.getMetadata().getName()).toList());
+        // A node deleted meanwhile is not waited for.
+        pollUntil(() -> {
+            waiting.removeIf(name -> nodes.containsKey(name) || nodeInformer.getStore().getByKey(name) == null);
+            return waiting.isEmpty();
+        }, () -> "the node simulator did not take up node " + waiting.get(0) + " within " + SYNC_TIMEOUT);
     }
 
     private static boolean simulated(Node node) {
